@@ -1,0 +1,137 @@
+// The `promote` subcommands.
+
+#include "oneflow_promote/cli/cli.h"
+
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "oneflow_promote/cli/operand_parser.h"
+
+namespace oneflow_promote::cli {
+namespace {
+
+Answer Error(const absl::Status& status) {
+  return {absl::StrCat("error: ", status.message()), false};
+}
+
+absl::StatusOr<std::vector<Operand>> ParseOperands(
+    const std::vector<absl::string_view>& words) {
+  std::vector<Operand> operands;
+  operands.reserve(words.size());
+  for (absl::string_view word : words) {
+    absl::StatusOr<Operand> operand = ParseOperand(word);
+    if (!operand.ok()) return operand.status();
+    operands.push_back(*operand);
+  }
+  if (operands.empty()) return absl::InvalidArgumentError("no operands given; see --help");
+  return operands;
+}
+
+}  // namespace
+
+std::string Usage() {
+  return R"(usage:
+  promote [--policy=torch|array_api] [--default-dtype=float32|float64] OPERAND...
+      prints the result dtype of an operation on the operands
+  promote explain [flags] OPERAND...   how that dtype was derived, step by step
+  promote table [--policy=P]           the policy's pairwise table, as Markdown
+  promote --batch [flags]              one invocation per line of standard input,
+                                       one answer line per input line
+OPERAND: int8 (a tensor with dimensions), int8[] (a 0-d tensor), or a Python
+literal: True, False, 3, -1, 1.5, 1e300, inf, nan, 2j, 1+2j.)";
+}
+
+absl::StatusOr<int> ApplyFlag(const std::vector<absl::string_view>& words, size_t index,
+                              Settings& settings) {
+  absl::string_view word = words[index];
+  absl::string_view name = word;
+  absl::string_view value;
+  int consumed = 1;
+  const size_t equals = word.find('=');
+  if (equals != absl::string_view::npos) {
+    name = word.substr(0, equals);
+    value = word.substr(equals + 1);
+  } else if (index + 1 < words.size()) {
+    value = words[index + 1];
+    consumed = 2;
+  }
+  if (name == "--policy") {
+    absl::StatusOr<Policy> policy = ParsePolicy(value);
+    if (!policy.ok()) return policy.status();
+    settings.policy = *policy;
+    return consumed;
+  }
+  if (name == "--default-dtype" || name == "--default_dtype") {
+    absl::StatusOr<DType> dtype = ParseDType(value);
+    if (!dtype.ok()) return dtype.status();
+    if (*dtype != DType::kFloat32 && *dtype != DType::kFloat64) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--default-dtype must be float32 or float64, not ", value));
+    }
+    settings.options.default_dtype = *dtype;
+    return consumed;
+  }
+  return absl::InvalidArgumentError(absl::StrCat("unknown flag '", word, "'"));
+}
+
+std::string PromotionTableMarkdown(Policy policy) {
+  const absl::Span<const DType> dtypes = PolicyDTypes(policy);
+  std::vector<std::string> lines;
+  std::vector<std::string> cells = {absl::StrCat("`", PolicyName(policy), "`")};
+  for (DType b : dtypes) cells.push_back(std::string(Name(b)));
+  lines.push_back(absl::StrCat("| ", absl::StrJoin(cells, " | "), " |"));
+  lines.push_back(absl::StrCat("|", absl::StrJoin(std::vector<std::string>(cells.size(), "---"), "|"), "|"));
+  for (DType a : dtypes) {
+    cells = {absl::StrCat("**", Name(a), "**")};
+    for (DType b : dtypes) {
+      const Promotion p = PromoteTypes(a, b, policy);
+      cells.push_back(p.ok() ? std::string(Name(p.dtype())) : "-");
+    }
+    lines.push_back(absl::StrCat("| ", absl::StrJoin(cells, " | "), " |"));
+  }
+  return absl::StrJoin(lines, "\n");
+}
+
+Answer RunInvocation(const std::vector<absl::string_view>& words, const Settings& defaults) {
+  Settings settings = defaults;
+  std::vector<absl::string_view> positional;
+  for (size_t i = 0; i < words.size();) {
+    if (absl::StartsWith(words[i], "--")) {
+      if (words[i] == "--help") return {Usage(), true};
+      absl::StatusOr<int> consumed = ApplyFlag(words, i, settings);
+      if (!consumed.ok()) return Error(consumed.status());
+      i += *consumed;
+      continue;
+    }
+    positional.push_back(words[i]);
+    ++i;
+  }
+  if (!positional.empty() && positional.front() == "promote") positional.erase(positional.begin());
+  if (positional.empty()) return Error(absl::InvalidArgumentError("no operands given; see --help"));
+
+  const absl::string_view command = positional.front();
+  if (command == "table") {
+    if (positional.size() > 1) {
+      return Error(absl::InvalidArgumentError("table takes no operands"));
+    }
+    return {PromotionTableMarkdown(settings.policy), true};
+  }
+  if (command == "explain") {
+    positional.erase(positional.begin());
+    absl::StatusOr<std::vector<Operand>> operands = ParseOperands(positional);
+    if (!operands.ok()) return Error(operands.status());
+    std::string text = ExplainResultType(*operands, settings.policy, settings.options);
+    const bool ok = !absl::StrContains(text, "\nerror: ") && !absl::StartsWith(text, "error: ");
+    return {std::move(text), ok};
+  }
+  absl::StatusOr<std::vector<Operand>> operands = ParseOperands(positional);
+  if (!operands.ok()) return Error(operands.status());
+  absl::StatusOr<DType> dtype = ResultType(*operands, settings.policy, settings.options);
+  if (!dtype.ok()) return Error(dtype.status());
+  return {std::string(Name(*dtype)), true};
+}
+
+}  // namespace oneflow_promote::cli

@@ -1,0 +1,50 @@
+// The `promote` command line, as a library: one invocation's words in, its
+// answer out. Batch mode and tests call RunInvocation directly.
+//
+//   promote [--policy=torch|array_api] [--default-dtype=float32|float64] OPERAND...
+//   promote table [--policy=P]
+//   promote explain [flags] OPERAND...
+
+#ifndef ONEFLOW_PROMOTE_CLI_CLI_H_
+#define ONEFLOW_PROMOTE_CLI_CLI_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "oneflow_promote/policy.h"
+#include "oneflow_promote/result_type.h"
+
+namespace oneflow_promote::cli {
+
+// Flag values an invocation starts from; batch mode's own flags set them.
+struct Settings {
+  Policy policy = Policy::kTorch;
+  PromotionOptions options;
+};
+
+struct Answer {
+  std::string text;  // without a trailing newline; may span lines
+  bool ok = true;    // false: text is "error: ..."
+};
+
+// Runs one invocation. `words` excludes the program name (a leading
+// "promote" is skipped too, so batch lines may repeat it). Flags may appear
+// anywhere, as --name=value or --name value.
+[[nodiscard]] Answer RunInvocation(const std::vector<absl::string_view>& words,
+                                   const Settings& defaults);
+
+// Applies one flag word (with its value, which may be the next word) to
+// `settings`; returns the number of words consumed, or an error.
+[[nodiscard]] absl::StatusOr<int> ApplyFlag(const std::vector<absl::string_view>& words,
+                                            size_t index, Settings& settings);
+
+// The usage text.
+[[nodiscard]] std::string Usage();
+
+// The policy's pairwise PromoteTypes table as Markdown.
+[[nodiscard]] std::string PromotionTableMarkdown(Policy policy);
+
+}  // namespace oneflow_promote::cli
+
+#endif  // ONEFLOW_PROMOTE_CLI_CLI_H_

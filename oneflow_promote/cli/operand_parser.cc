@@ -1,0 +1,212 @@
+// Python-literal and tensor-word parsing for the CLI.
+
+#include "oneflow_promote/cli/operand_parser.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "oneflow_promote/dtype.h"
+
+namespace oneflow_promote::cli {
+namespace {
+
+absl::Status Malformed(absl::string_view text, absl::string_view what) {
+  return absl::InvalidArgumentError(absl::StrCat("'", text, "' is not ", what));
+}
+
+// Python allows single underscores between digits; returns the digits
+// without them, or false when an underscore is misplaced.
+bool StripUnderscores(absl::string_view digits, std::string& out) {
+  out.clear();
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (digits[i] == '_') {
+      if (i == 0 || i + 1 == digits.size() || digits[i + 1] == '_') return false;
+      continue;
+    }
+    out.push_back(digits[i]);
+  }
+  return true;
+}
+
+bool IsDecimalFloatBody(absl::string_view s) {
+  // digits [. digits] [e[+-]digits] | . digits [e...]
+  size_t i = 0, mantissa_digits = 0;
+  while (i < s.size() && absl::ascii_isdigit(s[i])) ++i, ++mantissa_digits;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    while (i < s.size() && absl::ascii_isdigit(s[i])) ++i, ++mantissa_digits;
+  }
+  if (mantissa_digits == 0) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    size_t exponent_digits = 0;
+    while (i < s.size() && absl::ascii_isdigit(s[i])) ++i, ++exponent_digits;
+    if (exponent_digits == 0) return false;
+  }
+  return i == s.size();
+}
+
+}  // namespace
+
+absl::StatusOr<absl::int128> ParsePyInt(absl::string_view text) {
+  absl::string_view body = text;
+  bool negative = false;
+  if (!body.empty() && (body[0] == '+' || body[0] == '-')) {
+    negative = body[0] == '-';
+    body.remove_prefix(1);
+  }
+  int base = 10;
+  if (body.size() > 2 && body[0] == '0') {
+    const char prefix = absl::ascii_tolower(body[1]);
+    base = prefix == 'x' ? 16 : prefix == 'o' ? 8 : prefix == 'b' ? 2 : 10;
+    if (base != 10) {
+      body.remove_prefix(2);
+      if (!body.empty() && body[0] == '_') body.remove_prefix(1);  // 0x_ff is legal
+    }
+  }
+  std::string digits;
+  if (body.empty() || !StripUnderscores(body, digits)) return Malformed(text, "an integer");
+  // Python 3 forbids leading zeros in non-zero decimal literals ("007").
+  if (base == 10 && digits.size() > 1 && digits[0] == '0' &&
+      digits.find_first_not_of('0') != std::string::npos) {
+    return Malformed(text, "an integer (leading zeros are not allowed)");
+  }
+  const absl::uint128 limit = negative ? absl::uint128(1) << 127
+                                       : (absl::uint128(1) << 127) - 1;
+  absl::uint128 value = 0;
+  for (char c : digits) {
+    int digit;
+    if (absl::ascii_isdigit(c)) {
+      digit = c - '0';
+    } else if (absl::ascii_isxdigit(c)) {
+      digit = absl::ascii_tolower(c) - 'a' + 10;
+    } else {
+      return Malformed(text, "an integer");
+    }
+    if (digit >= base) return Malformed(text, "an integer");
+    if (value > (limit - digit) / base) {
+      return absl::OutOfRangeError(
+          absl::StrCat("integer literal '", text, "' is outside the 128-bit range"));
+    }
+    value = value * base + digit;
+  }
+  return negative ? -static_cast<absl::int128>(value - 1) - 1 : static_cast<absl::int128>(value);
+}
+
+absl::StatusOr<double> ParsePyFloat(absl::string_view text) {
+  absl::string_view body = text;
+  bool negative = false;
+  if (!body.empty() && (body[0] == '+' || body[0] == '-')) {
+    negative = body[0] == '-';
+    body.remove_prefix(1);
+  }
+  const std::string lower = absl::AsciiStrToLower(body);
+  double magnitude;
+  if (lower == "inf" || lower == "infinity") {
+    magnitude = HUGE_VAL;
+  } else if (lower == "nan") {
+    magnitude = std::nan("");
+  } else {
+    std::string digits;
+    if (!StripUnderscores(body, digits) || !IsDecimalFloatBody(digits)) {
+      return Malformed(text, "a float");
+    }
+    // strtod rounds correctly (to nearest, ties to even), like Python, and
+    // overflows to inf where Python's float literal does.
+    errno = 0;
+    magnitude = std::strtod(digits.c_str(), nullptr);
+  }
+  return negative ? -magnitude : magnitude;
+}
+
+absl::StatusOr<std::complex<double>> ParsePyComplex(absl::string_view text) {
+  absl::string_view body = text;
+  if (body.size() >= 2 && body.front() == '(' && body.back() == ')') {
+    body = body.substr(1, body.size() - 2);
+  }
+  if (body.empty() || (body.back() != 'j' && body.back() != 'J')) {
+    return Malformed(text, "a complex number");
+  }
+  body.remove_suffix(1);
+  // The imaginary part starts at the last sign that is not an exponent's.
+  size_t split = absl::string_view::npos;
+  for (size_t i = body.size(); i-- > 1;) {
+    if ((body[i] == '+' || body[i] == '-') && body[i - 1] != 'e' && body[i - 1] != 'E') {
+      split = i;
+      break;
+    }
+  }
+  double real = 0;
+  absl::string_view imag_text = body;
+  if (split != absl::string_view::npos) {
+    absl::StatusOr<double> parsed_real = ParsePyFloat(body.substr(0, split));
+    if (!parsed_real.ok()) return Malformed(text, "a complex number");
+    real = *parsed_real;
+    imag_text = body.substr(split);
+  }
+  absl::StatusOr<double> imag = ParsePyFloat(imag_text);
+  if (!imag.ok() || imag_text.empty() || imag_text == "+" || imag_text == "-") {
+    return Malformed(text, "a complex number");
+  }
+  return std::complex<double>(real, *imag);
+}
+
+absl::StatusOr<Operand> ParseOperand(absl::string_view word) {
+  if (word.empty()) return absl::InvalidArgumentError("empty operand");
+  if (word == "True") return Operand::PyBool(true);
+  if (word == "False") return Operand::PyBool(false);
+
+  const char first = word[0];
+  if (absl::ascii_isalpha(first) && !absl::EqualsIgnoreCase(word, "inf") &&
+      !absl::EqualsIgnoreCase(word, "infinity") && !absl::EqualsIgnoreCase(word, "nan") &&
+      word.back() != 'j' && word.back() != 'J') {
+    // A tensor: NAME, NAME[] or NAME[d0,d1,...].
+    absl::string_view name = word;
+    int64_t ndim = 1;
+    const size_t bracket = word.find('[');
+    if (bracket != absl::string_view::npos) {
+      if (word.back() != ']') {
+        return Malformed(word, "a tensor (expected NAME, NAME[] or NAME[d0,d1,...])");
+      }
+      name = word.substr(0, bracket);
+      const absl::string_view dims = word.substr(bracket + 1, word.size() - bracket - 2);
+      ndim = 0;
+      if (!dims.empty()) {
+        for (absl::string_view dim : absl::StrSplit(dims, ',')) {
+          int64_t extent;
+          if (!absl::SimpleAtoi(dim, &extent) || extent < 0) {
+            return Malformed(word, "a tensor (dimensions must be non-negative integers)");
+          }
+          ++ndim;
+        }
+      }
+    }
+    absl::StatusOr<DType> dtype = ParseDType(name);
+    if (!dtype.ok()) return dtype.status();
+    return Operand::Tensor(*dtype, ndim);
+  }
+
+  if (word.back() == 'j' || word.back() == 'J' || (first == '(' && word.back() == ')')) {
+    absl::StatusOr<std::complex<double>> value = ParsePyComplex(word);
+    if (!value.ok()) return value.status();
+    return Operand::PyComplex(*value);
+  }
+  absl::StatusOr<absl::int128> integer = ParsePyInt(word);
+  if (integer.ok()) return Operand::PyInt(*integer);
+  if (integer.status().code() == absl::StatusCode::kOutOfRange) return integer.status();
+  absl::StatusOr<double> real = ParsePyFloat(word);
+  if (real.ok()) return Operand::PyFloat(*real);
+  return absl::InvalidArgumentError(absl::StrCat(
+      "'", word, "' is neither a dtype name (int8, int8[]) nor a Python literal "
+                 "(True, 3, 1.5, 2j)"));
+}
+
+}  // namespace oneflow_promote::cli

@@ -1,0 +1,33 @@
+// Parsing the CLI's operand words: dtype names for tensors ("int8" has
+// dimensions, "int8[]" is 0-d, "int8[2,3]" has two) and Python literals for
+// scalars (True, False, 3, -1, 0x10, 1.5, 1e300, inf, nan, -0.0, 2j, 1+2j).
+
+#ifndef ONEFLOW_PROMOTE_CLI_OPERAND_PARSER_H_
+#define ONEFLOW_PROMOTE_CLI_OPERAND_PARSER_H_
+
+#include <complex>
+
+#include "absl/numeric/int128.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "oneflow_promote/result_type.h"
+
+namespace oneflow_promote::cli {
+
+// A Python int literal (decimal, 0x, 0o, 0b, underscores, optional sign);
+// errors when malformed or outside the 128-bit range.
+[[nodiscard]] absl::StatusOr<absl::int128> ParsePyInt(absl::string_view text);
+
+// A Python float literal, plus inf/nan/infinity with an optional sign, as
+// float() accepts them.
+[[nodiscard]] absl::StatusOr<double> ParsePyFloat(absl::string_view text);
+
+// A Python complex literal: "2j", "1+2j", "(1.5-2e3J)", "-1j".
+[[nodiscard]] absl::StatusOr<std::complex<double>> ParsePyComplex(absl::string_view text);
+
+// One operand word; the error names the word and what was expected.
+[[nodiscard]] absl::StatusOr<Operand> ParseOperand(absl::string_view word);
+
+}  // namespace oneflow_promote::cli
+
+#endif  // ONEFLOW_PROMOTE_CLI_OPERAND_PARSER_H_

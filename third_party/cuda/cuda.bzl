@@ -1,0 +1,38 @@
+"""cuda_library: .cu sources compiled by nvcc in a genrule, linked as a cc_library.
+
+Without a CUDA toolkit the target still exists and builds: its .cu sources are
+left out and ONEFLOW_PROMOTE_HAVE_CUDA is 0 for everything that depends on it.
+"""
+
+load("@local_cuda//:defs.bzl", "CUDA_AVAILABLE", "NVCC")
+
+CUDA_ARCHS = ["80", "90"]
+
+def cuda_library(name, cu_srcs = [], srcs = [], hdrs = [], deps = [], copts = [], nvcc_opts = [], **kwargs):
+    objs = []
+    if CUDA_AVAILABLE:
+        gencode = " ".join(["-gencode arch=compute_{0},code=sm_{0}".format(a) for a in CUDA_ARCHS])
+        for src in cu_srcs:
+            obj = name + "_" + src.replace("/", "_").replace(".cu", ".o")
+            native.genrule(
+                name = obj + "_nvcc",
+                srcs = [src] + hdrs + ["//oneflow_promote:all_headers"],
+                outs = [obj],
+                cmd = " ".join([
+                    NVCC,
+                    "-std=c++17 -O3 -c -Xcompiler -fPIC --expt-relaxed-constexpr",
+                    gencode,
+                    "-I. -I$(GENDIR)",
+                    "-DONEFLOW_PROMOTE_HAVE_CUDA=1",
+                ] + nvcc_opts + ["-o $@ $(location " + src + ")"]),
+            )
+            objs.append(obj)
+    native.cc_library(
+        name = name,
+        srcs = srcs + objs,
+        hdrs = hdrs,
+        deps = deps + (["@local_cuda//:cudart"] if CUDA_AVAILABLE else []),
+        copts = copts,
+        defines = ["ONEFLOW_PROMOTE_HAVE_CUDA=" + ("1" if CUDA_AVAILABLE else "0")],
+        **kwargs
+    )

@@ -1,0 +1,106 @@
+// Operand rules and explanations. The expected dtypes are PyTorch's and
+// array-api-strict's documented answers (semantics.md); the exhaustive
+// comparisons live in //tests:promotion_vs_torch and //tests:array_api_vs_strict.
+
+#include "oneflow_promote/result_type.h"
+
+#include <limits>
+
+#include "gtest/gtest.h"
+
+namespace oneflow_promote {
+namespace {
+
+absl::StatusOr<DType> Torch(std::vector<Operand> ops, DType default_dtype = DType::kFloat32) {
+  return ResultType(ops, Policy::kTorch, PromotionOptions{default_dtype});
+}
+absl::StatusOr<DType> ArrayApi(std::vector<Operand> ops) {
+  return ResultType(ops, Policy::kArrayApi);
+}
+Operand T(DType d) { return Operand::Tensor(d, 1); }
+Operand Z(DType d) { return Operand::Tensor(d, 0); }
+
+TEST(ResultType, PythonScalarsFollowTheDefaultDType) {
+  EXPECT_EQ(*Torch({T(DType::kInt8), Operand::PyFloat(1.0)}), DType::kFloat32);
+  EXPECT_EQ(*Torch({T(DType::kInt8), Operand::PyFloat(1.0)}, DType::kFloat64), DType::kFloat64);
+  EXPECT_EQ(*Torch({T(DType::kInt32), Operand::PyComplex({0, 1})}, DType::kFloat64),
+            DType::kComplex128);
+  EXPECT_EQ(*Torch({Operand::PyInt(1), Operand::PyFloat(2.0)}), DType::kFloat32);
+}
+
+TEST(ResultType, LowerBucketsCountOnlyInAHigherCategory) {
+  EXPECT_EQ(*Torch({T(DType::kInt8), Z(DType::kFloat64)}), DType::kFloat64);
+  EXPECT_EQ(*Torch({T(DType::kInt8), Z(DType::kInt64)}), DType::kInt8);
+  EXPECT_EQ(*Torch({T(DType::kFloat16), Z(DType::kFloat64)}), DType::kFloat16);
+  EXPECT_EQ(*Torch({T(DType::kBool), Operand::PyInt(1)}), DType::kInt64);
+  EXPECT_EQ(*Torch({T(DType::kFloat16), Operand::PyComplex({0, 1})}), DType::kComplex32);
+}
+
+TEST(ResultType, TorchRejectsIntsBeyondInt64AndBadOptions) {
+  const absl::int128 big = absl::int128(std::numeric_limits<int64_t>::max()) + 1;
+  const absl::StatusOr<DType> r = Torch({T(DType::kInt8), Operand::PyInt(big)});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("operand 2 (Python int 9223372036854775808)"),
+            std::string::npos);
+  EXPECT_FALSE(Torch({T(DType::kInt8)}, DType::kFloat16).ok());
+  EXPECT_FALSE(Torch({}).ok());
+}
+
+TEST(ResultType, InvalidForeignDTypesAreErrorsNotCrashes) {
+  const absl::StatusOr<DType> r = Torch({T(static_cast<DType>(42)), T(DType::kInt8)});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("operand 1"), std::string::npos);
+  EXPECT_FALSE(ArrayApi({T(static_cast<DType>(42))}).ok());
+}
+
+TEST(ResultType, ArrayApiScalarsTakeTheArraysDType) {
+  EXPECT_EQ(*ArrayApi({T(DType::kUInt8), Operand::PyInt(255)}), DType::kUInt8);
+  EXPECT_FALSE(ArrayApi({T(DType::kUInt8), Operand::PyInt(256)}).ok());
+  EXPECT_FALSE(ArrayApi({T(DType::kUInt8), Operand::PyInt(-1)}).ok());
+  EXPECT_EQ(*ArrayApi({T(DType::kUInt64), Operand::PyInt(absl::int128(UINT64_MAX))}),
+            DType::kUInt64);
+  EXPECT_EQ(*ArrayApi({T(DType::kFloat32), Operand::PyInt(1)}), DType::kFloat32);
+  EXPECT_EQ(*ArrayApi({T(DType::kFloat64), Operand::PyComplex({1, 2})}), DType::kComplex128);
+  EXPECT_FALSE(ArrayApi({T(DType::kInt8), Operand::PyFloat(1.5)}).ok());
+  EXPECT_FALSE(ArrayApi({T(DType::kInt8), Operand::PyBool(true)}).ok());
+  EXPECT_FALSE(ArrayApi({T(DType::kBool), Operand::PyInt(1)}).ok());
+  EXPECT_FALSE(ArrayApi({Operand::PyInt(1), Operand::PyFloat(1)}).ok());
+  // 0-d arrays are arrays like any other.
+  EXPECT_EQ(*ArrayApi({T(DType::kInt8), Z(DType::kInt64)}), DType::kInt64);
+}
+
+TEST(ResultType, ArrayApiRangeErrorNamesOperandAndBounds) {
+  const absl::StatusOr<DType> r = ArrayApi({T(DType::kInt8), Operand::PyInt(300)});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("operand 2 (Python int 300)"), std::string::npos);
+  EXPECT_NE(r.status().message().find("-128 to 127"), std::string::npos);
+}
+
+TEST(ExplainResultType, ShowsBucketsJoinsAndResult) {
+  const std::string text =
+      ExplainResultType({T(DType::kInt8), Z(DType::kFloat64), Operand::PyFloat(1.5)},
+                        Policy::kTorch);
+  EXPECT_NE(text.find("operand 3 (Python float 1.5): the default dtype, float32"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("opens the 0-d bucket as float64"), std::string::npos) << text;
+  EXPECT_NE(text.find("promote(int8, float64) = float64"), std::string::npos) << text;
+  EXPECT_EQ(text.substr(text.rfind('\n') + 1), "result: float64");
+  const std::string error = ExplainResultType({T(DType::kInt32), T(DType::kFloat32)},
+                                              Policy::kArrayApi);
+  EXPECT_NE(error.find("error: operand 2 (float32 tensor)"), std::string::npos) << error;
+}
+
+TEST(Operand, SpellsItselfAsTheCliDoes) {
+  EXPECT_EQ(T(DType::kInt8).ToString(), "int8");
+  EXPECT_EQ(Z(DType::kInt8).ToString(), "int8[]");
+  EXPECT_EQ(Operand::PyBool(false).ToString(), "False");
+  EXPECT_EQ(Operand::PyInt(absl::int128(INT64_MIN)).ToString(), "-9223372036854775808");
+  EXPECT_EQ(Operand::PyFloat(1.0).ToString(), "1.0");
+  EXPECT_EQ(Operand::PyFloat(-0.0).ToString(), "-0.0");
+  EXPECT_EQ(Operand::PyComplex({0, 2}).ToString(), "2j");
+  EXPECT_EQ(Operand::PyComplex({1, -2}).ToString(), "(1-2j)");
+}
+
+}  // namespace
+}  // namespace oneflow_promote

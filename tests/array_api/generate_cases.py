@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Writes the Array API promotion cases that //tests:array_api_vs_strict checks.
+
+Every answer comes from array-api-strict (the standard's reference
+implementation) calling result_type() on real arrays and Python scalars:
+every pair and triple of the 13 standard dtypes as 0-d and 1-d arrays, and
+every array dtype with Python scalars of every kind at the edges of each
+integer range. Each line is "OPERANDS<TAB>ANSWER", the operands spelled as
+the `promote` CLI spells them, the answer a dtype name or "error".
+
+  python3 tests/array_api/generate_cases.py > tests/array_api/cases.tsv
+  python3 tests/array_api/generate_cases.py --check tests/array_api/cases.tsv
+"""
+
+import itertools
+import math
+import sys
+
+import array_api_strict as xp
+
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+          "uint64", "float32", "float64", "complex64", "complex128"]
+
+SCALARS = [True, False, 0, 1, -1, 127, 128, -128, -129, 255, 256, 32767, 32768,
+           -32769, 65535, 65536, 2**31 - 1, 2**31, -2**31 - 1, 2**32 - 1, 2**32,
+           2**63 - 1, 2**63, -2**63, -2**63 - 1, 2**64 - 1, 2**64, 1.5, -0.0,
+           1e300, math.inf, math.nan, 2j, complex(1, -2)]
+
+
+def spell(x):
+    if isinstance(x, tuple):  # (dtype, ndim)
+        return x[0] + ("[]" if x[1] == 0 else "")
+    if isinstance(x, bool):
+        return repr(x)
+    if isinstance(x, float):
+        return repr(x)
+    return repr(x)
+
+
+def materialize(x):
+    if isinstance(x, tuple):
+        dtype = getattr(xp, x[0])
+        return xp.zeros((1,) * x[1], dtype=dtype)
+    return x
+
+
+def answer(operands):
+    try:
+        return str(xp.result_type(*[materialize(x) for x in operands])).split(".")[-1]
+    except (TypeError, ValueError, OverflowError):
+        return "error"
+
+
+def cases():
+    arrays = [(d, n) for d in DTYPES for n in (1, 0)]
+    for a, b in itertools.product(arrays, repeat=2):
+        yield (a, b)
+    for a, b, c in itertools.product(DTYPES, repeat=3):
+        yield ((a, 1), (b, 0), (c, 1))
+    for a in arrays:
+        for s in SCALARS:
+            yield (a, s)
+            yield (s, a)
+    for a, b in itertools.product(DTYPES, repeat=2):
+        for s in SCALARS:
+            yield ((a, 1), s, (b, 0))
+    for s, t in itertools.product([True, 1, 1.5, 2j], repeat=2):
+        yield (s, t)  # no array at all
+
+
+def lines():
+    for operands in cases():
+        yield " ".join(spell(x) for x in operands) + "\t" + answer(operands)
+
+
+def main(argv):
+    text = "\n".join(lines()) + "\n"
+    if len(argv) == 3 and argv[1] == "--check":
+        with open(argv[2]) as f:
+            if f.read() != text:
+                print(f"{argv[2]} differs from array-api-strict {xp.__version__}; regenerate it")
+                return 1
+        print(f"{argv[2]} matches array-api-strict {xp.__version__} "
+              f"({text.count(chr(10))} cases)")
+        return 0
+    sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,44 @@
+// libtorch as an oracle: the mapping between our DType and at::ScalarType,
+// and tensors that stand for our Operands, built the way PyTorch's Python
+// front end builds them (Python scalars become wrapped-number tensors).
+
+#ifndef ONEFLOW_PROMOTE_TESTS_TORCH_ORACLE_H_
+#define ONEFLOW_PROMOTE_TESTS_TORCH_ORACLE_H_
+
+#include <ATen/ATen.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "oneflow_promote/dtype.h"
+#include "oneflow_promote/result_type.h"
+
+namespace oneflow_promote::testing {
+
+// The 13 dtypes libtorch 1.13 has, in our enum's order.
+const std::vector<DType>& TorchDTypes();
+
+// The ScalarType for a dtype libtorch has; nullopt for the others.
+std::optional<at::ScalarType> ToTorch(DType dtype);
+DType FromTorch(at::ScalarType type);
+
+// A tensor with the operand's dtype and rank (extent 1 per dimension), or a
+// wrapped-number tensor for a Python scalar. Python ints outside int64 have
+// no libtorch counterpart: the caller must not pass them.
+at::Tensor ToTorchOperand(const Operand& operand);
+
+// Sets libtorch's default dtype (float32 or float64) for this thread's calls.
+void SetTorchDefaultDType(DType dtype);
+
+// libtorch's answer for at::native::result_type, or the text of its error.
+struct TorchAnswer {
+  bool ok;
+  DType dtype;
+  std::string error;
+};
+TorchAnswer TorchResultType(const std::vector<at::Tensor>& tensors);
+
+}  // namespace oneflow_promote::testing
+
+#endif  // ONEFLOW_PROMOTE_TESTS_TORCH_ORACLE_H_

@@ -69,21 +69,12 @@ absl::Status Promotion::status() const {
 }
 
 absl::StatusOr<DType> ToComplex(DType dtype) {
-  switch (dtype) {
-    case DType::kFloat16:
-    case DType::kComplex32:
-      return DType::kComplex32;
-    case DType::kBFloat16:  // bfloat16 has float32's range
-    case DType::kFloat32:
-    case DType::kComplex64:
-      return DType::kComplex64;
-    case DType::kFloat64:
-    case DType::kComplex128:
-      return DType::kComplex128;
-    default:
-      return absl::InvalidArgumentError(
-          absl::StrCat("there is no complex dtype for ", DescribeDType(dtype)));
+  const int complex = IsValid(dtype) ? internal_policy::ComplexIndexOf(dtype) : -1;
+  if (complex < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("there is no complex dtype for ", DescribeDType(dtype)));
   }
+  return static_cast<DType>(complex);
 }
 
 }  // namespace oneflow_promote

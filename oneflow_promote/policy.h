@@ -199,6 +199,28 @@ inline constexpr PromotionTable kArrayApiTable = BuildTable<ArrayApiEntry>();
   return true;
 }
 
+namespace internal_policy {
+
+// Index of ToComplex(dtype), or -1 where there is none; constexpr for tables.
+[[nodiscard]] constexpr int ComplexIndexOf(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat16:
+    case DType::kComplex32:
+      return Index(DType::kComplex32);
+    case DType::kBFloat16:  // bfloat16 has float32's range
+    case DType::kFloat32:
+    case DType::kComplex64:
+      return Index(DType::kComplex64);
+    case DType::kFloat64:
+    case DType::kComplex128:
+      return Index(DType::kComplex128);
+    default:
+      return -1;
+  }
+}
+
+}  // namespace internal_policy
+
 // The complex dtype whose parts have the precision of `dtype` (torch's
 // toComplexType): float16 -> complex32, bfloat16 and float32 -> complex64,
 // float64 -> complex128, complex dtypes map to themselves. Errors for

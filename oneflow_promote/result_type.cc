@@ -11,9 +11,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "fmt/format.h"
+#include "oneflow_promote/internal/torch_buckets.h"
 
 namespace oneflow_promote {
 namespace {
+
+using internal_torch_buckets::ChooseCombine;
+using internal_torch_buckets::CombineChoice;
 
 std::string FormatPyFloat(double value) {
   std::string text = fmt::format("{}", value);
@@ -112,8 +116,7 @@ absl::Status JoinIntoBucket(Bucket& bucket, DType dtype, size_t i,
   return absl::OkStatus();
 }
 
-// PyTorch's combine_categories: the higher bucket wins unless the lower one
-// is in a higher category.
+// PyTorch's combine_categories (the choice itself is ChooseCombine).
 absl::StatusOr<Bucket> Combine(const Bucket& higher, const Bucket& lower, Trace& trace) {
   if (!lower.defined) return higher;
   if (!higher.defined) return lower;
@@ -124,11 +127,17 @@ absl::StatusOr<Bucket> Combine(const Bucket& higher, const Bucket& lower, Trace&
       trace.on() ? absl::StrCat("combine(", higher.name, " ", Name(h), ", ", lower.name, " ",
                                 Name(l), "): ")
                  : std::string();
-  if (IsComplex(h)) {
-    TRACE(trace, step, "the higher bucket is complex, so ", Name(h));
-    out.dtype = h;
-  } else if (IsComplex(l)) {
-    if (IsFloating(h)) {
+  switch (ChooseCombine(h, l)) {
+    case CombineChoice::kHigher:
+      TRACE(trace, step, "the lower bucket's category (", CategoryName(CategoryOf(l)),
+            ") is not above the higher's (", CategoryName(CategoryOf(h)), "), so ", Name(h));
+      break;
+    case CombineChoice::kLower:
+      TRACE(trace, step, "the lower bucket is complex and the higher is not floating, so ",
+            Name(l));
+      out.dtype = l;
+      break;
+    case CombineChoice::kComplexOfHigher: {
       absl::StatusOr<DType> complex = ToComplex(h);
       if (!complex.ok()) {
         return WithContext(complex.status(),
@@ -136,29 +145,22 @@ absl::StatusOr<Bucket> Combine(const Bucket& higher, const Bucket& lower, Trace&
                                         Name(h), ") with complex ", lower.name, " operands"));
       }
       TRACE(trace, step, "the lower bucket is complex and the higher floating, so the complex "
-                       "dtype of ", Name(h), ": ", Name(*complex));
+                         "dtype of ", Name(h), ": ", Name(*complex));
       out.dtype = *complex;
-    } else {
-      TRACE(trace, step, "the lower bucket is complex and the higher is not floating, so ",
-                 Name(l));
-      out.dtype = l;
+      break;
     }
-  } else if (IsFloating(h)) {
-    TRACE(trace, step, "the higher bucket is floating, so ", Name(h));
-    out.dtype = h;
-  } else if (h == DType::kBool || IsFloating(l)) {
-    const Promotion p = PromoteTypes(h, l, Policy::kTorch);
-    if (!p.ok()) {
-      return WithContext(p.status(), absl::StrCat("cannot combine the ", higher.name,
-                                                  " operands with the ", lower.name,
-                                                  " operands"));
+    case CombineChoice::kPromote: {
+      const Promotion p = PromoteTypes(h, l, Policy::kTorch);
+      if (!p.ok()) {
+        return WithContext(p.status(), absl::StrCat("cannot combine the ", higher.name,
+                                                    " operands with the ", lower.name,
+                                                    " operands"));
+      }
+      TRACE(trace, step, "the higher bucket is bool or the lower one floating, so promote(",
+            Name(h), ", ", Name(l), ") = ", Name(p.dtype()));
+      out.dtype = p.dtype();
+      break;
     }
-    TRACE(trace, step, "the lower bucket's category (", CategoryName(CategoryOf(l)),
-               ") is above the higher's (", CategoryName(CategoryOf(h)), "), so promote(",
-               Name(h), ", ", Name(l), ") = ", Name(p.dtype()));
-    out.dtype = p.dtype();
-  } else {
-    TRACE(trace, step, "the lower bucket's category is not above the higher's, so ", Name(h));
   }
   return out;
 }
@@ -366,8 +368,35 @@ std::string Operand::Describe() const {
   return "invalid operand";
 }
 
+// The torch rules folded through derived tables, without a branch per rule.
+// Returns kFailed where the detailed path must find (and word) an error.
+uint8_t TorchResultCode(absl::Span<const Operand> operands, const PromotionOptions& options) {
+  namespace tb = internal_torch_buckets;
+  static_assert(Operand::kFailedCode == tb::kFailed && Operand::kEmptyCode == tb::kEmpty);
+  const bool float64_default = options.default_dtype == DType::kFloat64;
+  if (operands.empty() || (!float64_default && options.default_dtype != DType::kFloat32)) {
+    return tb::kFailed;
+  }
+  // The first operand needs no join: kEmpty is the join's identity.
+  const Operand& first = operands.front();
+  uint8_t dimensioned = first.torch_dimensioned_code();
+  uint8_t zero_dim = first.torch_zero_dim_code();
+  uint8_t scalar = first.torch_scalar_code(float64_default);
+  for (const Operand& op : operands.subspan(1)) {
+    dimensioned = tb::kJoin[dimensioned][op.torch_dimensioned_code()];
+    zero_dim = tb::kJoin[zero_dim][op.torch_zero_dim_code()];
+    scalar = tb::kJoin[scalar][op.torch_scalar_code(float64_default)];
+  }
+  return tb::kCombine[dimensioned][tb::kCombine[zero_dim][scalar]];
+}
+
 absl::StatusOr<DType> ResultType(absl::Span<const Operand> operands, Policy policy,
                                  const PromotionOptions& options) {
+  if (policy == Policy::kTorch) {
+    const uint8_t code = TorchResultCode(operands, options);
+    if (code < kNumDTypes) return static_cast<DType>(code);
+  }
+  // Errors, and the Array API's scalar checks, take the detailed path.
   Trace none(nullptr);
   return ResultTypeImpl(operands, policy, options, none);
 }

@@ -13,6 +13,7 @@
 
 #include <complex>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 #include "absl/numeric/int128.h"
@@ -32,21 +33,31 @@ class Operand {
   // A tensor; ndim == 0 is a 0-d tensor, which PyTorch ranks below tensors
   // with dimensions.
   [[nodiscard]] static constexpr Operand Tensor(DType dtype, int64_t ndim) {
-    return Operand(Kind::kTensor, dtype, ndim, 0, 0, 0);
+    const uint8_t code = IsValid(dtype) ? static_cast<uint8_t>(Index(dtype)) : kFailedCode;
+    return ndim == 0 ? Operand(Kind::kTensor, dtype, ndim, 0, 0, 0, {kEmptyCode, code, kEmptyCode,
+                                                                     kEmptyCode})
+                     : Operand(Kind::kTensor, dtype, ndim, 0, 0, 0, {code, kEmptyCode, kEmptyCode,
+                                                                     kEmptyCode});
   }
   [[nodiscard]] static constexpr Operand PyBool(bool value) {
-    return Operand(Kind::kPyBool, DType::kBool, 0, value ? 1 : 0, 0, 0);
+    constexpr uint8_t kBoolCode = Index(DType::kBool);
+    return Operand(Kind::kPyBool, DType::kBool, 0, value ? 1 : 0, 0, 0, ScalarCodes(kBoolCode, kBoolCode));
   }
   // Python ints are unbounded; this holds the 128-bit range, which covers
   // every integer dtype (uint64's max included) and a margin past it.
   [[nodiscard]] static constexpr Operand PyInt(absl::int128 value) {
-    return Operand(Kind::kPyInt, DType::kInt64, 0, value, 0, 0);
+    const bool fits = value >= std::numeric_limits<int64_t>::min() &&
+                      value <= std::numeric_limits<int64_t>::max();
+    const uint8_t code = fits ? static_cast<uint8_t>(Index(DType::kInt64)) : kFailedCode;
+    return Operand(Kind::kPyInt, DType::kInt64, 0, value, 0, 0, ScalarCodes(code, code));
   }
   [[nodiscard]] static constexpr Operand PyFloat(double value) {
-    return Operand(Kind::kPyFloat, DType::kFloat64, 0, 0, value, 0);
+    return Operand(Kind::kPyFloat, DType::kFloat64, 0, 0, value, 0,
+                   ScalarCodes(Index(DType::kFloat32), Index(DType::kFloat64)));
   }
   [[nodiscard]] static constexpr Operand PyComplex(std::complex<double> value) {
-    return Operand(Kind::kPyComplex, DType::kComplex128, 0, 0, value.real(), value.imag());
+    return Operand(Kind::kPyComplex, DType::kComplex128, 0, 0, value.real(), value.imag(),
+                   ScalarCodes(Index(DType::kComplex64), Index(DType::kComplex128)));
   }
 
   [[nodiscard]] constexpr Kind kind() const { return kind_; }
@@ -68,13 +79,40 @@ class Operand {
   // "Python int 300".
   [[nodiscard]] std::string Describe() const;
 
+  // What the operand brings to each of PyTorch's buckets: its dtype's index
+  // for the bucket it falls in (kFailedCode for an invalid dtype or an int
+  // beyond int64), kEmptyCode (the join's identity) for the two others.
+  // Derived once here because ResultType, on every op's hot path, then folds
+  // with table lookups only: no branch, no store.
+  static constexpr uint8_t kEmptyCode = kNumDTypes;
+  static constexpr uint8_t kFailedCode = kNumDTypes + 1;
+  [[nodiscard]] constexpr uint8_t torch_dimensioned_code() const { return torch_codes_[0]; }
+  [[nodiscard]] constexpr uint8_t torch_zero_dim_code() const { return torch_codes_[1]; }
+  [[nodiscard]] constexpr uint8_t torch_scalar_code(bool float64_default) const {
+    return torch_codes_[float64_default ? 3 : 2];
+  }
+
  private:
+  struct TorchCodes {
+    uint8_t codes[4];  // dimensioned, 0-d, scalar with float32 default, with float64
+  };
+  static constexpr TorchCodes ScalarCodes(uint8_t float32_default, uint8_t float64_default) {
+    return {{kEmptyCode, kEmptyCode, float32_default, float64_default}};
+  }
+
   constexpr Operand(Kind kind, DType dtype, int64_t ndim, absl::int128 int_value, double real,
-                    double imag)
-      : kind_(kind), dtype_(dtype), ndim_(ndim), int_(int_value), real_(real), imag_(imag) {}
+                    double imag, TorchCodes torch)
+      : kind_(kind),
+        dtype_(dtype),
+        torch_codes_{torch.codes[0], torch.codes[1], torch.codes[2], torch.codes[3]},
+        ndim_(ndim),
+        int_(int_value),
+        real_(real),
+        imag_(imag) {}
 
   Kind kind_;
   DType dtype_;
+  uint8_t torch_codes_[4];
   int64_t ndim_;
   absl::int128 int_;
   double real_;

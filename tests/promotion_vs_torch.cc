@@ -110,6 +110,14 @@ TEST(PromotionVsTorch, ResultTypeEveryPairAndTriple) {
       for (size_t j = 0; j < pool.size(); ++j) {
         failures += !Agrees({pool[i], pool[j]}, {tensors[i], tensors[j]}, default_dtype);
         ++compared;
+        // The explaining path (no tables) must reach the same answer.
+        const std::string explained = ExplainResultType(
+            {pool[i], pool[j]}, Policy::kTorch, PromotionOptions{default_dtype});
+        const absl::StatusOr<DType> fast =
+            ResultType({pool[i], pool[j]}, Policy::kTorch, PromotionOptions{default_dtype});
+        EXPECT_EQ(explained.substr(explained.rfind('\n') + 1),
+                  fast.ok() ? absl::StrCat("result: ", Name(*fast))
+                            : absl::StrCat("error: ", fast.status().message()));
         for (size_t k = 0; k < pool.size() && failures < 20; ++k) {
           failures += !Agrees({pool[i], pool[j], pool[k]}, {tensors[i], tensors[j], tensors[k]},
                               default_dtype);

@@ -1,0 +1,61 @@
+// A Google Benchmark reporter that also prints speed ratios between
+// benchmarks measured in the same run, so that goals are stated as
+// "ours is N times faster than the baseline", never as absolute times.
+
+#ifndef ONEFLOW_PROMOTE_BENCH_RATIO_REPORTER_H_
+#define ONEFLOW_PROMOTE_BENCH_RATIO_REPORTER_H_
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace oneflow_promote::bench {
+
+// A goal: `ours` must be at least `min_ratio` times as fast as `baseline`
+// (time per iteration of baseline divided by ours).
+struct RatioGoal {
+  std::string ours;
+  std::string baseline;
+  double min_ratio;
+};
+
+class RatioReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& run : runs) {
+      if (run.run_type == Run::RT_Iteration) {
+        seconds_[run.benchmark_name()] =
+            run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit);
+      }
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+
+  // Prints each goal's measured ratio; returns the number of goals missed.
+  int PrintRatios(const std::vector<RatioGoal>& goals) const {
+    int missed = 0;
+    std::printf("\n%-44s %-44s %9s %7s\n", "ours", "baseline", "ratio", "goal");
+    for (const RatioGoal& goal : goals) {
+      const auto ours = seconds_.find(goal.ours);
+      const auto base = seconds_.find(goal.baseline);
+      if (ours == seconds_.end() || base == seconds_.end()) continue;  // filtered out
+      const double ratio = base->second / ours->second;
+      const bool met = ratio >= goal.min_ratio;
+      missed += !met;
+      std::printf("%-44s %-44s %8.1fx %6.1fx %s\n", goal.ours.c_str(), goal.baseline.c_str(),
+                  ratio, goal.min_ratio, met ? "met" : "MISSED");
+    }
+    return missed;
+  }
+
+ private:
+  std::map<std::string, double> seconds_;
+};
+
+}  // namespace oneflow_promote::bench
+
+#endif  // ONEFLOW_PROMOTE_BENCH_RATIO_REPORTER_H_

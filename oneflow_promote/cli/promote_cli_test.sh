@@ -1,0 +1,32 @@
+#!/bin/bash
+# The promote binary's contract: one answer line per batch input line (blank
+# and malformed lines included), "error: " answers, and exit statuses.
+# Expected dtypes are PyTorch 1.13's documented answers (semantics.md).
+set -u
+promote=$1
+fail() { echo "FAIL: $*"; exit 1; }
+
+input=$'int8 1.0\n--default-dtype=float64 int8 1.0\n\nuint16 int8\nexplain int8 float64[]\ntable\nnot_a_dtype\n--policy=array_api uint8 int8\npromote bool True'
+output=$(printf '%s\n' "$input" | "$promote" --batch) || fail "batch mode exited non-zero"
+[ "$(wc -l <<<"$output")" -eq 9 ] || fail "expected 9 answer lines, got: $output"
+line() { sed -n "$1p" <<<"$output"; }
+[ "$(line 1)" = float32 ] || fail "line 1: $(line 1)"
+[ "$(line 2)" = float64 ] || fail "line 2: $(line 2)"
+[[ "$(line 3)" == "error: "* ]] || fail "blank line: $(line 3)"
+[[ "$(line 4)" == "error: "*"Promotion for uint16"* ]] || fail "line 4: $(line 4)"
+[[ "$(line 5)" == *"; result: float64" ]] || fail "explain: $(line 5)"
+[[ "$(line 6)" == "| \`torch\` | bool"* ]] || fail "table: $(line 6)"
+[[ "$(line 7)" == "error: unknown dtype 'not_a_dtype'"* ]] || fail "line 7: $(line 7)"
+[ "$(line 8)" = int16 ] || fail "line 8: $(line 8)"
+[ "$(line 9)" = bool ] || fail "line 9: $(line 9)"
+
+# --batch flags are every line's defaults.
+[ "$(echo 'int8 1.0' | "$promote" --batch --default-dtype=float64)" = float64 ] ||
+  fail "--batch --default-dtype"
+
+"$promote" int8 float32 >/dev/null || fail "a valid invocation exited non-zero"
+out=$("$promote" int8 1.2.3) && fail "a malformed literal exited zero"
+[[ "$out" == "error: "* ]] || fail "malformed literal: $out"
+"$promote" --policy=numpy int8 >/dev/null && fail "an unknown policy exited zero"
+[ "$("$promote" table | wc -l)" -eq 20 ] || fail "the torch table should have 18 rows"
+echo "ok"

@@ -1,9 +1,8 @@
-// The dtypes oneflow_promote knows, from one X-macro list.
+// The dtypes oneflow_promote knows: names, sizes, categories, parsing.
 //
-// ONEFLOW_PROMOTE_FOR_EACH_DTYPE is the single source of truth (as
-// c10/core/ScalarType.h's list is for PyTorch): the DType enum, canonical
-// names, item sizes, categories and host storage types are all expanded from
-// it, so adding a dtype is one line here plus its place in each policy.
+// Everything here is expanded from the X-macro list in dtype_enum.h (the
+// enum, the dtype visitor and the list itself live there, free of Abseil and
+// fmt, for nvcc).
 
 #ifndef ONEFLOW_PROMOTE_DTYPE_H_
 #define ONEFLOW_PROMOTE_DTYPE_H_
@@ -16,63 +15,15 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "fmt/format.h"
+#include "oneflow_promote/dtype_enum.h"
 #include "oneflow_promote/numeric_types.h"
 
-// X(Enumerator, canonical_name, host storage type, Category)
-#define ONEFLOW_PROMOTE_FOR_EACH_DTYPE(X)                        \
-  X(kBool, bool, bool, kBool)                                    \
-  X(kUInt8, uint8, uint8_t, kUnsigned)                           \
-  X(kInt8, int8, int8_t, kSigned)                                \
-  X(kInt16, int16, int16_t, kSigned)                             \
-  X(kInt32, int32, int32_t, kSigned)                             \
-  X(kInt64, int64, int64_t, kSigned)                             \
-  X(kUInt16, uint16, uint16_t, kUnsigned)                        \
-  X(kUInt32, uint32, uint32_t, kUnsigned)                        \
-  X(kUInt64, uint64, uint64_t, kUnsigned)                        \
-  X(kFloat8E4M3FN, float8_e4m3fn, Float8E4M3FN, kFloating)       \
-  X(kFloat8E5M2, float8_e5m2, Float8E5M2, kFloating)             \
-  X(kFloat16, float16, Float16, kFloating)                       \
-  X(kBFloat16, bfloat16, BFloat16, kFloating)                    \
-  X(kFloat32, float32, float, kFloating)                         \
-  X(kFloat64, float64, double, kFloating)                        \
-  X(kComplex32, complex32, Complex<Float16>, kComplex)           \
-  X(kComplex64, complex64, Complex<float>, kComplex)             \
-  X(kComplex128, complex128, Complex<double>, kComplex)
-
 namespace oneflow_promote {
-
-enum class DType : uint8_t {
-#define ONEFLOW_PROMOTE_ENUMERATOR(e, name, type, category) e,
-  ONEFLOW_PROMOTE_FOR_EACH_DTYPE(ONEFLOW_PROMOTE_ENUMERATOR)
-#undef ONEFLOW_PROMOTE_ENUMERATOR
-};
 
 // The kinds that promotion rules talk about, in PyTorch's order of "higher
 // category" (bool < integer < floating < complex); unsigned and signed are
 // both integers there but the Array API tells them apart.
 enum class Category : uint8_t { kBool, kUnsigned, kSigned, kFloating, kComplex };
-
-inline constexpr int kNumDTypes = 0
-#define ONEFLOW_PROMOTE_COUNT(e, name, type, category) +1
-    ONEFLOW_PROMOTE_FOR_EACH_DTYPE(ONEFLOW_PROMOTE_COUNT);
-#undef ONEFLOW_PROMOTE_COUNT
-
-// Every dtype, in enum order.
-inline constexpr DType kAllDTypes[] = {
-#define ONEFLOW_PROMOTE_LIST(e, name, type, category) DType::e,
-    ONEFLOW_PROMOTE_FOR_EACH_DTYPE(ONEFLOW_PROMOTE_LIST)
-#undef ONEFLOW_PROMOTE_LIST
-};
-
-// The dtype's position in kAllDTypes, for table lookups.
-[[nodiscard]] constexpr int Index(DType dtype) { return static_cast<int>(dtype); }
-
-// True for the values an enum variable may legally hold. A DType received
-// through a foreign ABI (a framework's own enum cast to ours, a C caller) may
-// hold anything; check it with this or DTypeFromRaw before using it.
-[[nodiscard]] constexpr bool IsValid(DType dtype) {
-  return static_cast<unsigned>(dtype) < static_cast<unsigned>(kNumDTypes);
-}
 
 // Canonical lower-case name ("float32"), or "invalid" for a value outside
 // the enum.
@@ -156,28 +107,6 @@ struct DTypeOf;
   struct DTypeOf<type> : std::integral_constant<DType, DType::e> {};
 ONEFLOW_PROMOTE_FOR_EACH_DTYPE(ONEFLOW_PROMOTE_DTYPE_OF)
 #undef ONEFLOW_PROMOTE_DTYPE_OF
-
-// Carries a storage type into a generic lambda: `typename decltype(tag)::type`.
-template <typename T>
-struct TypeTag {
-  using type = T;
-};
-
-// Calls fn(TypeTag<T>{}) with T the storage type of `dtype`, so that dtype
-// dispatch reads like ordinary generic code (as XLA's primitive_util does):
-//   size_t bytes = VisitDType(d, [](auto tag) { return sizeof(typename decltype(tag)::type); });
-// `dtype` must be valid (check IsValid first for foreign values).
-template <typename Fn>
-constexpr decltype(auto) VisitDType(DType dtype, Fn&& fn) {
-  switch (dtype) {
-#define ONEFLOW_PROMOTE_VISIT(e, name, type, category) \
-  case DType::e:                                       \
-    return fn(TypeTag<type>{});
-    ONEFLOW_PROMOTE_FOR_EACH_DTYPE(ONEFLOW_PROMOTE_VISIT)
-#undef ONEFLOW_PROMOTE_VISIT
-  }
-  return fn(TypeTag<bool>{});  // unreachable for valid dtypes
-}
 
 }  // namespace oneflow_promote
 

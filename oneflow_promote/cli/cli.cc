@@ -8,6 +8,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "oneflow_promote/cli/cast_command.h"
 #include "oneflow_promote/cli/operand_parser.h"
 
 namespace oneflow_promote::cli {
@@ -38,6 +39,8 @@ std::string Usage() {
       prints the result dtype of an operation on the operands
   promote explain [flags] OPERAND...   how that dtype was derived, step by step
   promote table [--policy=P]           the policy's pairwise table, as Markdown
+  promote cast FROM TO VALUE...        each literal converted to FROM (one
+                                       rounding), then cast to TO by the kernels
   promote --batch [flags]              one invocation per line of standard input,
                                        one answer line per input line
 OPERAND: int8 (a tensor with dimensions), int8[] (a 0-d tensor), or a Python
@@ -118,6 +121,12 @@ Answer RunInvocation(const std::vector<absl::string_view>& words, const Settings
       return Error(absl::InvalidArgumentError("table takes no operands"));
     }
     return {PromotionTableMarkdown(settings.policy), true};
+  }
+  if (command == "cast") {
+    positional.erase(positional.begin());
+    absl::StatusOr<std::string> answer = RunCastCommand(positional);
+    if (!answer.ok()) return Error(answer.status());
+    return {*std::move(answer), true};
   }
   if (command == "explain") {
     positional.erase(positional.begin());

@@ -2,9 +2,10 @@
 
 #include "oneflow_promote/cli/operand_parser.h"
 
-#include <cerrno>
+#include <cfenv>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "absl/status/status.h"
@@ -54,7 +55,67 @@ bool IsDecimalFloatBody(absl::string_view s) {
   return i == s.size();
 }
 
+// strtod under a rounding mode (glibc's strtod honours it), restoring the
+// caller's mode.
+double StrtodRounded(const std::string& digits, int mode) {
+  const int saved = std::fegetround();
+  std::fesetround(mode);
+  const double value = std::strtod(digits.c_str(), nullptr);
+  std::fesetround(saved);
+  return value;
+}
+
+uint64_t DoubleBits(double value) {
+  uint64_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  return bits;
+}
+
+double FromBits(uint64_t bits) {
+  double value;
+  std::memcpy(&value, &bits, sizeof(value));
+  return value;
+}
+
+// A decimal digit string as a float64 under `rounding`.
+double ParseDigits(const std::string& digits, DecimalRounding rounding) {
+  switch (rounding) {
+    case DecimalRounding::kNearestEven:
+      return std::strtod(digits.c_str(), nullptr);  // correctly rounded, like Python
+    case DecimalRounding::kTowardZero:
+      return StrtodRounded(digits, FE_TOWARDZERO);
+    case DecimalRounding::kToOdd: {
+      const double truncated = StrtodRounded(digits, FE_TOWARDZERO);
+      if (truncated == StrtodRounded(digits, FE_UPWARD)) return truncated;  // exact
+      return FromBits(DoubleBits(truncated) | 1);
+    }
+  }
+  return 0;
+}
+
 }  // namespace
+
+double Int128ToDouble(absl::int128 value, DecimalRounding rounding) {
+  const bool negative = value < 0;
+  const absl::uint128 magnitude =
+      negative ? -static_cast<absl::uint128>(value) : static_cast<absl::uint128>(value);
+  int width = 0;
+  for (absl::uint128 m = magnitude; m != 0; m >>= 1) ++width;
+  double result;
+  if (width <= 53) {
+    result = static_cast<double>(absl::Uint128Low64(magnitude));  // exact
+  } else {
+    // Keep 53 bits (55 for nearest-even, which the hardware conversion then
+    // rounds), folding the dropped bits into a sticky last bit.
+    const int keep = rounding == DecimalRounding::kNearestEven ? 55 : 53;
+    const int shift = width - keep;
+    uint64_t kept = absl::Uint128Low64(magnitude >> shift);
+    const bool inexact = (magnitude & ((absl::uint128(1) << shift) - 1)) != 0;
+    if (rounding != DecimalRounding::kTowardZero && inexact) kept |= 1;
+    result = std::ldexp(static_cast<double>(kept), shift);
+  }
+  return negative ? -result : result;
+}
 
 absl::StatusOr<absl::int128> ParsePyInt(absl::string_view text) {
   absl::string_view body = text;
@@ -101,7 +162,7 @@ absl::StatusOr<absl::int128> ParsePyInt(absl::string_view text) {
   return negative ? -static_cast<absl::int128>(value - 1) - 1 : static_cast<absl::int128>(value);
 }
 
-absl::StatusOr<double> ParsePyFloat(absl::string_view text) {
+absl::StatusOr<double> ParsePyFloat(absl::string_view text, DecimalRounding rounding) {
   absl::string_view body = text;
   bool negative = false;
   if (!body.empty() && (body[0] == '+' || body[0] == '-')) {
@@ -119,15 +180,15 @@ absl::StatusOr<double> ParsePyFloat(absl::string_view text) {
     if (!StripUnderscores(body, digits) || !IsDecimalFloatBody(digits)) {
       return Malformed(text, "a float");
     }
-    // strtod rounds correctly (to nearest, ties to even), like Python, and
-    // overflows to inf where Python's float literal does.
-    errno = 0;
-    magnitude = std::strtod(digits.c_str(), nullptr);
+    // Rounded once, in the requested direction; past float64's range,
+    // nearest-even gives inf, as Python's float literal does.
+    magnitude = ParseDigits(digits, rounding);
   }
   return negative ? -magnitude : magnitude;
 }
 
-absl::StatusOr<std::complex<double>> ParsePyComplex(absl::string_view text) {
+absl::StatusOr<std::complex<double>> ParsePyComplex(absl::string_view text,
+                                                    DecimalRounding rounding) {
   absl::string_view body = text;
   if (body.size() >= 2 && body.front() == '(' && body.back() == ')') {
     body = body.substr(1, body.size() - 2);
@@ -147,12 +208,12 @@ absl::StatusOr<std::complex<double>> ParsePyComplex(absl::string_view text) {
   double real = 0;
   absl::string_view imag_text = body;
   if (split != absl::string_view::npos) {
-    absl::StatusOr<double> parsed_real = ParsePyFloat(body.substr(0, split));
+    absl::StatusOr<double> parsed_real = ParsePyFloat(body.substr(0, split), rounding);
     if (!parsed_real.ok()) return Malformed(text, "a complex number");
     real = *parsed_real;
     imag_text = body.substr(split);
   }
-  absl::StatusOr<double> imag = ParsePyFloat(imag_text);
+  absl::StatusOr<double> imag = ParsePyFloat(imag_text, rounding);
   if (!imag.ok() || imag_text.empty() || imag_text == "+" || imag_text == "-") {
     return Malformed(text, "a complex number");
   }

@@ -18,12 +18,26 @@ namespace oneflow_promote::cli {
 // errors when malformed or outside the 128-bit range.
 [[nodiscard]] absl::StatusOr<absl::int128> ParsePyInt(absl::string_view text);
 
-// A Python float literal, plus inf/nan/infinity with an optional sign, as
-// float() accepts them.
-[[nodiscard]] absl::StatusOr<double> ParsePyFloat(absl::string_view text);
+// How a decimal literal becomes a float64. kNearestEven is Python's float();
+// kToOdd (truncate, then set the last bit when inexact) and kTowardZero keep
+// what a later, narrower rounding needs to be the only one: round-to-odd
+// into float64 then nearest-even into any format of at most 51 significand
+// bits equals one rounding of the decimal value, and truncating then
+// converting to an integer equals truncating the decimal value.
+enum class DecimalRounding { kNearestEven, kToOdd, kTowardZero };
 
-// A Python complex literal: "2j", "1+2j", "(1.5-2e3J)", "-1j".
-[[nodiscard]] absl::StatusOr<std::complex<double>> ParsePyComplex(absl::string_view text);
+// A Python float literal, plus inf/nan/infinity with an optional sign, as
+// float() accepts them, rounded to float64 as `rounding` says.
+[[nodiscard]] absl::StatusOr<double> ParsePyFloat(
+    absl::string_view text, DecimalRounding rounding = DecimalRounding::kNearestEven);
+
+// A Python complex literal: "2j", "1+2j", "(1.5-2e3J)", "-1j"; each part is
+// rounded as `rounding` says.
+[[nodiscard]] absl::StatusOr<std::complex<double>> ParsePyComplex(
+    absl::string_view text, DecimalRounding rounding = DecimalRounding::kNearestEven);
+
+// A Python int (up to 128 bits) as a float64, rounded as `rounding` says.
+[[nodiscard]] double Int128ToDouble(absl::int128 value, DecimalRounding rounding);
 
 // One operand word; the error names the word and what was expected.
 [[nodiscard]] absl::StatusOr<Operand> ParseOperand(absl::string_view word);

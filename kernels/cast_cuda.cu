@@ -1,0 +1,256 @@
+// CUDA cast kernels: one kernel template over (From, To) moving
+// 16 / min(item sizes) elements per vector with 16-byte loads and stores,
+// scalar head and tail (internal/launch_plan.h), a grid sized in waves of
+// the SM count, and packed float <-> half2 / bfloat162 conversions. The
+// element semantics are convert.h's, identical to the CPU kernels.
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <mutex>
+#include <vector>
+
+#include "kernels/convert.h"
+#include "kernels/internal/cuda_cast.h"
+#include "kernels/internal/launch_plan.h"
+#include "kernels/internal/strided_layout.h"
+#include "oneflow_promote/dtype_enum.h"
+
+namespace oneflow_promote::cast_internal {
+namespace {
+
+CudaResult Result(cudaError_t error) {
+  return error == cudaSuccess ? CudaResult{} : CudaResult{error, cudaGetErrorString(error)};
+}
+
+// N elements moved as whole 16-byte words.
+template <typename T, int N>
+struct alignas(kVectorBytes) Pack {
+  T values[N];
+};
+
+// Converts N elements; the specializations use paired hardware conversions
+// (cvt.rn.f16x2.f32, cvt.rn.bf16x2.f32), which round exactly as convert.h
+// does. Only NaN payloads can differ: isnan agrees.
+template <typename From, typename To, int N>
+struct PackConverter {
+  __device__ static void Run(const Pack<From, N>& in, Pack<To, N>& out) {
+#pragma unroll
+    for (int i = 0; i < N; ++i) out.values[i] = Convert<To>(in.values[i]);
+  }
+};
+
+template <int N>
+struct PackConverter<float, Float16, N> {
+  __device__ static void Run(const Pack<float, N>& in, Pack<Float16, N>& out) {
+#pragma unroll
+    for (int i = 0; i < N; i += 2) {
+      const __half2 pair = __float22half2_rn(make_float2(in.values[i], in.values[i + 1]));
+      const __half2_raw raw = pair;
+      out.values[i].bits = raw.x;
+      out.values[i + 1].bits = raw.y;
+    }
+  }
+};
+
+template <int N>
+struct PackConverter<float, BFloat16, N> {
+  __device__ static void Run(const Pack<float, N>& in, Pack<BFloat16, N>& out) {
+#pragma unroll
+    for (int i = 0; i < N; i += 2) {
+      const __nv_bfloat162 pair = __float22bfloat162_rn(make_float2(in.values[i], in.values[i + 1]));
+      const __nv_bfloat162_raw raw = pair;
+      out.values[i].bits = raw.x;
+      out.values[i + 1].bits = raw.y;
+    }
+  }
+};
+
+template <int N>
+struct PackConverter<Float16, float, N> {
+  __device__ static void Run(const Pack<Float16, N>& in, Pack<float, N>& out) {
+#pragma unroll
+    for (int i = 0; i < N; i += 2) {
+      __half2_raw raw;
+      raw.x = in.values[i].bits;
+      raw.y = in.values[i + 1].bits;
+      const float2 pair = __half22float2(__half2(raw));
+      out.values[i] = pair.x;
+      out.values[i + 1] = pair.y;
+    }
+  }
+};
+
+template <typename From, typename To>
+inline constexpr int kVectorWidth =
+    kVectorBytes / (sizeof(From) < sizeof(To) ? sizeof(From) : sizeof(To));
+
+template <typename From, typename To>
+__global__ void __launch_bounds__(kThreadsPerBlock)
+    CastKernel(const From* __restrict__ src, To* __restrict__ dst, CastLaunchPlan plan) {
+  constexpr int N = kVectorWidth<From, To>;
+  const int64_t thread = int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  const int64_t num_threads = int64_t{gridDim.x} * blockDim.x;
+  ForEachThreadWork(
+      plan, thread, num_threads,
+      [&](int64_t first) {
+        Pack<From, N> in;
+        if (plan.vector_loads) {
+          in = *reinterpret_cast<const Pack<From, N>*>(src + first);
+        } else {
+#pragma unroll
+          for (int i = 0; i < N; ++i) in.values[i] = src[first + i];
+        }
+        Pack<To, N> out;
+        PackConverter<From, To, N>::Run(in, out);
+        if (plan.vector_stores) {
+          *reinterpret_cast<Pack<To, N>*>(dst + first) = out;
+        } else {
+#pragma unroll
+          for (int i = 0; i < N; ++i) dst[first + i] = out.values[i];
+        }
+      },
+      [&](int64_t i) { dst[i] = Convert<To>(src[i]); });
+}
+
+template <typename From, typename To>
+__global__ void __launch_bounds__(kThreadsPerBlock)
+    CastStridedKernel(const From* __restrict__ src, To* __restrict__ dst, StridedLayout layout,
+                      int64_t n) {
+  const int64_t num_threads = int64_t{gridDim.x} * blockDim.x;
+  for (int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += num_threads) {
+    dst[i] = Convert<To>(src[layout.Offset(i)]);
+  }
+}
+
+struct DeviceInfo {
+  int sm_count = 0;
+  int max_threads_per_sm = 0;
+};
+
+// Device attributes, read once per device.
+CudaResult GetDeviceInfo(int ordinal, DeviceInfo* info) {
+  static std::mutex mutex;
+  static std::vector<DeviceInfo> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (ordinal < static_cast<int>(cache.size()) && cache[ordinal].sm_count > 0) {
+    *info = cache[ordinal];
+    return {};
+  }
+  DeviceInfo fresh;
+  if (CudaResult r = Result(cudaDeviceGetAttribute(&fresh.sm_count,
+                                                   cudaDevAttrMultiProcessorCount, ordinal));
+      !r.ok()) {
+    return r;
+  }
+  if (CudaResult r = Result(cudaDeviceGetAttribute(
+          &fresh.max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, ordinal));
+      !r.ok()) {
+    return r;
+  }
+  if (ordinal >= static_cast<int>(cache.size())) cache.resize(ordinal + 1);
+  cache[ordinal] = fresh;
+  *info = fresh;
+  return {};
+}
+
+// Makes `ordinal` current for the scope, restoring the caller's device.
+class ScopedDevice {
+ public:
+  explicit ScopedDevice(int ordinal) {
+    result_ = Result(cudaGetDevice(&previous_));
+    if (result_.ok() && previous_ != ordinal) {
+      result_ = Result(cudaSetDevice(ordinal));
+      changed_ = result_.ok();
+    }
+  }
+  ~ScopedDevice() {
+    if (changed_) cudaSetDevice(previous_);
+  }
+  const CudaResult& result() const { return result_; }
+
+ private:
+  int previous_ = 0;
+  bool changed_ = false;
+  CudaResult result_;
+};
+
+CudaResult LaunchResult() { return Result(cudaGetLastError()); }
+
+}  // namespace
+
+CudaResult CudaIsDeviceMemory(const void* pointer, int ordinal, bool* is_device) {
+  int count = 0;
+  if (CudaResult r = Result(cudaGetDeviceCount(&count)); !r.ok()) return r;
+  if (ordinal < 0 || ordinal >= count) {
+    *is_device = false;
+    return {cudaErrorInvalidDevice, "no CUDA device with that ordinal"};
+  }
+  cudaPointerAttributes attributes;
+  const cudaError_t error = cudaPointerGetAttributes(&attributes, pointer);
+  if (error != cudaSuccess) {
+    cudaGetLastError();  // an unknown pointer is an answer, not a sticky error
+    *is_device = false;
+    return {};
+  }
+  *is_device = (attributes.type == cudaMemoryTypeDevice && attributes.device == ordinal) ||
+               attributes.type == cudaMemoryTypeManaged;
+  return {};
+}
+
+CudaResult CudaCastContiguous(const void* src, DType from, void* dst, DType to, int64_t n,
+                              int ordinal, void* stream) {
+  ScopedDevice scope(ordinal);
+  if (!scope.result().ok()) return scope.result();
+  DeviceInfo info;
+  if (CudaResult r = GetDeviceInfo(ordinal, &info); !r.ok()) return r;
+  CudaResult result;
+  VisitDType(from, [&](auto from_tag) {
+    VisitDType(to, [&](auto to_tag) {
+      using From = typename decltype(from_tag)::type;
+      using To = typename decltype(to_tag)::type;
+      const CastLaunchPlan plan = PlanCast(reinterpret_cast<uintptr_t>(src), sizeof(From),
+                                           reinterpret_cast<uintptr_t>(dst), sizeof(To), n);
+      const int64_t blocks = PlanBlocks(plan, info.sm_count, info.max_threads_per_sm);
+      CastKernel<From, To><<<static_cast<unsigned>(blocks), kThreadsPerBlock, 0,
+                             static_cast<cudaStream_t>(stream)>>>(
+          static_cast<const From*>(src), static_cast<To*>(dst), plan);
+      result = LaunchResult();
+    });
+  });
+  return result;
+}
+
+CudaResult CudaCastStrided(const void* src, DType from, const StridedLayout& layout, void* dst,
+                           DType to, int64_t n, int ordinal, void* stream) {
+  ScopedDevice scope(ordinal);
+  if (!scope.result().ok()) return scope.result();
+  DeviceInfo info;
+  if (CudaResult r = GetDeviceInfo(ordinal, &info); !r.ok()) return r;
+  int64_t blocks = (n + kThreadsPerBlock - 1) / kThreadsPerBlock;
+  const int64_t resident =
+      int64_t{info.sm_count} * (info.max_threads_per_sm / kThreadsPerBlock) * kWaves;
+  if (blocks > resident) blocks = resident;
+  CudaResult result;
+  VisitDType(from, [&](auto from_tag) {
+    VisitDType(to, [&](auto to_tag) {
+      using From = typename decltype(from_tag)::type;
+      using To = typename decltype(to_tag)::type;
+      CastStridedKernel<From, To><<<static_cast<unsigned>(blocks), kThreadsPerBlock, 0,
+                                    static_cast<cudaStream_t>(stream)>>>(
+          static_cast<const From*>(src), static_cast<To*>(dst), layout, n);
+      result = LaunchResult();
+    });
+  });
+  return result;
+}
+
+CudaResult CudaCopy(const void* src, void* dst, int64_t bytes, int ordinal, void* stream) {
+  ScopedDevice scope(ordinal);
+  if (!scope.result().ok()) return scope.result();
+  return Result(cudaMemcpyAsync(dst, src, static_cast<size_t>(bytes), cudaMemcpyDeviceToDevice,
+                                static_cast<cudaStream_t>(stream)));
+}
+
+}  // namespace oneflow_promote::cast_internal

@@ -1,0 +1,282 @@
+// Convert<To>(from): one element conversion between any two dtypes, the same
+// on the host and in CUDA device code. It is the single definition of the
+// cast semantics (docs/casts.md); the CPU and CUDA kernels only loop over it.
+//
+//   - integer -> narrower integer wraps modulo 2^n; anything -> bool is != 0
+//     (a complex is true when either part is nonzero);
+//   - every rounding to a floating dtype is ONE round-to-nearest-even from
+//     the exact source value (float64 -> float16 does not go through float32
+//     twice, as PyTorch does);
+//   - floating -> integer truncates toward zero and saturates; NaN -> 0;
+//   - complex -> real keeps the real part;
+//   - float8_e4m3fn has no infinity: overflow, inf and NaN give NaN;
+//     float8_e5m2, float16 and bfloat16 overflow to inf.
+//
+// Rounding to the narrow formats (float16, bfloat16, float8) goes in two
+// steps that are together exact: the source is first rounded to float32 *to
+// odd* (truncate, then set the last bit if anything was lost), which keeps
+// enough information for the second step, a round-to-nearest-even from
+// float32 bits, to give the correctly rounded result (float32 has at least
+// two more significand bits than each of these formats). All of it is
+// branch-free integer and float arithmetic, so the CPU loops vectorize.
+
+#ifndef ONEFLOW_PROMOTE_KERNELS_CONVERT_H_
+#define ONEFLOW_PROMOTE_KERNELS_CONVERT_H_
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "oneflow_promote/numeric_types.h"
+
+// Every conversion helper is force-inlined: the CPU kernels are compiled
+// once per instruction set (kernels/internal/cpu_cast_kernels.inc), and an
+// out-of-line copy built for AVX2 must never be called from baseline code.
+#if defined(__CUDACC__)
+#define ONEFLOW_PROMOTE_CONVERT_INLINE __host__ __device__ __forceinline__
+#else
+#define ONEFLOW_PROMOTE_CONVERT_INLINE inline __attribute__((always_inline))
+#endif
+
+namespace oneflow_promote {
+namespace convert_internal {
+
+template <typename To, typename From>
+ONEFLOW_PROMOTE_CONVERT_INLINE To BitCast(From from) {
+  static_assert(sizeof(To) == sizeof(From), "BitCast needs equal sizes");
+  To to;
+  std::memcpy(&to, &from, sizeof(To));
+  return to;
+}
+
+// A binary floating format narrower than float32, described by its fields.
+// kFiniteOnly formats (float8_e4m3fn) spend the all-ones exponent on normal
+// numbers and keep only S.1111.111 for NaN.
+template <int kExponentBitsArg, int kMantissaBitsArg, bool kFiniteOnlyArg, uint32_t kNaNBitsArg>
+struct MiniFloatFormat {
+  static constexpr int kExponentBits = kExponentBitsArg;
+  static constexpr int kMantissaBits = kMantissaBitsArg;
+  static constexpr bool kFiniteOnly = kFiniteOnlyArg;
+  static constexpr uint32_t kNaNBits = kNaNBitsArg;  // a quiet NaN, sign clear
+  static constexpr int kBias = (1 << (kExponentBits - 1)) - 1;
+  static constexpr int kSignShift = kExponentBits + kMantissaBits;
+  static constexpr uint32_t kMagnitudeMask = (1u << kSignShift) - 1;
+  // The encoding that overflow saturates to: inf, or NaN when there is none.
+  static constexpr uint32_t kOverflowBits =
+      kFiniteOnly ? kNaNBits : ((1u << kExponentBits) - 1) << kMantissaBits;
+};
+
+template <typename T>
+struct FormatOf;
+template <>
+struct FormatOf<Float16> : MiniFloatFormat<5, 10, false, 0x7E00> {};
+template <>
+struct FormatOf<BFloat16> : MiniFloatFormat<8, 7, false, 0x7FC0> {};
+template <>
+struct FormatOf<Float8E4M3FN> : MiniFloatFormat<4, 3, true, 0x7F> {};
+template <>
+struct FormatOf<Float8E5M2> : MiniFloatFormat<5, 2, false, 0x7E> {};
+
+template <typename T>
+inline constexpr bool kIsMiniFloat =
+    std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16> ||
+    std::is_same_v<T, Float8E4M3FN> || std::is_same_v<T, Float8E5M2>;
+
+template <typename T>
+struct IsComplex : std::false_type {};
+template <typename T>
+struct IsComplex<Complex<T>> : std::true_type {};
+
+template <typename T>
+inline constexpr bool kIsInteger = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
+// The exact float32 value of a mini-float (every one of them is a float32).
+template <typename T>
+ONEFLOW_PROMOTE_CONVERT_INLINE float MiniFloatToFloat(T value) {
+  using F = FormatOf<T>;
+  const uint32_t bits = value.bits;
+  const uint32_t sign = (bits >> F::kSignShift) << 31;
+  const uint32_t magnitude = bits & F::kMagnitudeMask;
+  constexpr int kShift = 23 - F::kMantissaBits;
+  if constexpr (F::kExponentBits == 8) {
+    // bfloat16 is the top half of a float32: subnormals, inf and NaN included.
+    return BitCast<float>(bits << 16);
+  } else {
+    // Normal numbers: widen the fields and rebias the exponent.
+    const uint32_t normal = (magnitude << kShift) + (uint32_t{127 - F::kBias} << 23);
+    // Subnormals: mantissa * 2^(1 - bias - mantissa bits), exact in float32.
+    constexpr float kSubnormalQuantum =
+        static_cast<float>(1.0 / static_cast<double>(1ull << (F::kBias - 1 + F::kMantissaBits)));
+    const float subnormal = static_cast<float>(magnitude) * kSubnormalQuantum;
+    const bool is_subnormal = magnitude < (1u << F::kMantissaBits);
+    uint32_t result = is_subnormal ? BitCast<uint32_t>(subnormal) : normal;
+    if constexpr (F::kFiniteOnly) {
+      result = magnitude == F::kMagnitudeMask ? 0x7FC00000u : result;
+    } else {
+      // The all-ones exponent: inf, or NaN with its payload kept.
+      const uint32_t exponent_all_ones = ((1u << F::kExponentBits) - 1) << F::kMantissaBits;
+      result = magnitude >= exponent_all_ones ? (0x7F800000u | (magnitude << kShift)) : result;
+    }
+    return BitCast<float>(result | sign);
+  }
+}
+
+// Rounds a float32 to the mini-float T: round to nearest, ties to even, once.
+template <typename T>
+ONEFLOW_PROMOTE_CONVERT_INLINE T FloatToMiniFloat(float value) {
+  using F = FormatOf<T>;
+  const uint32_t bits = BitCast<uint32_t>(value);
+  const uint32_t sign = (bits >> 31) << F::kSignShift;
+  const uint32_t magnitude = bits & 0x7FFFFFFFu;
+  constexpr int kShift = 23 - F::kMantissaBits;
+  // Normal results: add just under half an ulp, plus one if the kept last bit
+  // is odd, so that the carry rounds to nearest with ties to even; then
+  // rebias the exponent. Overflow carries into the exponent and is clamped.
+  const uint32_t rounded = magnitude + ((1u << (kShift - 1)) - 1) + ((magnitude >> kShift) & 1);
+  const uint32_t normal = (rounded >> kShift) - (uint32_t{127 - F::kBias} << F::kMantissaBits);
+  // Subnormal results: adding 2^23 quanta makes the float32 adder round at
+  // the quantum (to nearest even); the integer difference is the mantissa.
+  constexpr uint32_t kMagicBits = uint32_t{127 + 24 - F::kBias - F::kMantissaBits} << 23;
+  const float magic = BitCast<float>(kMagicBits);
+  const float shifted = BitCast<float>(magnitude) + magic;
+  const uint32_t subnormal = BitCast<uint32_t>(shifted) - kMagicBits;
+  constexpr uint32_t kMinNormalBits = uint32_t{127 + 1 - F::kBias} << 23;
+  uint32_t result = magnitude < kMinNormalBits ? subnormal : normal;
+  result = result < F::kOverflowBits ? result : F::kOverflowBits;
+  if constexpr (!F::kFiniteOnly) {
+    result = magnitude > 0x7F800000u ? F::kNaNBits : result;
+  }
+  return T{static_cast<decltype(T::bits)>(result | sign)};
+}
+
+// Rounds a float64 to float32 toward zero, then sets the last bit when the
+// result is inexact ("round to odd"). A later round-to-nearest-even to any
+// format with at most 22 significand bits then equals one rounding of the
+// float64. NaN stays NaN; beyond float32's range it gives float32's max,
+// which rounds on to the overflow value of every narrower format.
+ONEFLOW_PROMOTE_CONVERT_INLINE float DoubleToFloatRoundToOdd(double value) {
+  const float nearest = static_cast<float>(value);
+  const double back = static_cast<double>(nearest);
+  uint32_t bits = BitCast<uint32_t>(nearest);
+  const bool rounded_away = (back < 0 ? -back : back) > (value < 0 ? -value : value);
+  bits -= rounded_away ? 1u : 0u;  // one step toward zero (sign-magnitude)
+  bits |= back != value ? 1u : 0u;
+  return BitCast<float>(bits);
+}
+
+// The same for a 64-bit integer: the float32 nearest, checked against the
+// exact value by splitting the integer into halves that float64 holds exactly.
+template <typename I>
+ONEFLOW_PROMOTE_CONVERT_INLINE float Int64ToFloatRoundToOdd(I value) {
+  const float nearest = static_cast<float>(value);
+  const I low_mask = I{0xFFFFFFFF};
+  const double high = static_cast<double>(value & ~low_mask);
+  const double low = static_cast<double>(value & low_mask);
+  // Both steps are exact: the operands share a 2^32 grid and differ by
+  // less than 2^42.
+  const double excess = (static_cast<double>(nearest) - high) - low;
+  uint32_t bits = BitCast<uint32_t>(nearest);
+  const bool negative = value < 0;
+  const bool rounded_away = negative ? excess < 0 : excess > 0;
+  bits -= rounded_away ? 1u : 0u;
+  bits |= excess != 0 ? 1u : 0u;
+  return BitCast<float>(bits);
+}
+
+// A real source as float32 rounded to odd (exact where float32 holds it).
+template <typename From>
+ONEFLOW_PROMOTE_CONVERT_INLINE float ToFloatRoundToOdd(From from) {
+  if constexpr (std::is_same_v<From, bool>) {
+    return from ? 1.0f : 0.0f;
+  } else if constexpr (kIsMiniFloat<From>) {
+    return MiniFloatToFloat(from);
+  } else if constexpr (std::is_same_v<From, float>) {
+    return from;
+  } else if constexpr (std::is_same_v<From, double>) {
+    return DoubleToFloatRoundToOdd(from);
+  } else if constexpr (sizeof(From) <= 2) {
+    return static_cast<float>(from);  // exact
+  } else if constexpr (sizeof(From) == 4) {
+    return DoubleToFloatRoundToOdd(static_cast<double>(from));  // int -> double is exact
+  } else {
+    return Int64ToFloatRoundToOdd(from);
+  }
+}
+
+// A real source as the nearest float32 (one rounding) or float64.
+template <typename F, typename From>
+ONEFLOW_PROMOTE_CONVERT_INLINE F ToBuiltinFloat(From from) {
+  if constexpr (kIsMiniFloat<From>) {
+    return static_cast<F>(MiniFloatToFloat(from));
+  } else {
+    return static_cast<F>(from);  // one IEEE rounding
+  }
+}
+
+// Truncates toward zero into the integer I, saturating at its bounds; NaN is 0.
+template <typename I, typename F>
+ONEFLOW_PROMOTE_CONVERT_INLINE I SaturatingTruncate(F value) {
+  // 2^digits is the first value past the top of I; it and the bottom
+  // (-2^digits or 0) are exact in every floating type.
+  constexpr F kUpper = static_cast<F>(static_cast<double>(std::numeric_limits<I>::max()) + 1.0);
+  constexpr F kLower = static_cast<F>(std::numeric_limits<I>::min());
+  using Wide = std::conditional_t<(sizeof(I) < 4), int32_t, I>;
+  // NaN and values past the top are parked at 0 so the cast itself is defined.
+  const F in_range = value < kLower ? kLower : (value < kUpper ? value : F{0});
+  I result = static_cast<I>(static_cast<Wide>(in_range));
+  result = value >= kUpper ? std::numeric_limits<I>::max() : result;
+  result = value != value ? I{0} : result;
+  return result;
+}
+
+template <typename To, typename From>
+ONEFLOW_PROMOTE_CONVERT_INLINE To ConvertReal(From from) {
+  if constexpr (std::is_same_v<To, From>) {
+    return from;
+  } else if constexpr (std::is_same_v<To, bool>) {
+    if constexpr (kIsMiniFloat<From>) {
+      return (from.bits & FormatOf<From>::kMagnitudeMask) != 0;  // NaN is nonzero
+    } else {
+      return from != From{0};
+    }
+  } else if constexpr (kIsMiniFloat<To>) {
+    return FloatToMiniFloat<To>(ToFloatRoundToOdd(from));
+  } else if constexpr (std::is_floating_point_v<To>) {
+    return ToBuiltinFloat<To>(from);
+  } else if constexpr (std::is_same_v<From, bool> || kIsInteger<From>) {
+    return static_cast<To>(from);  // wraps modulo 2^n
+  } else if constexpr (std::is_same_v<From, double>) {
+    return SaturatingTruncate<To>(from);
+  } else {
+    return SaturatingTruncate<To>(ToBuiltinFloat<float>(from));
+  }
+}
+
+}  // namespace convert_internal
+
+// Converts one element of storage type From to storage type To, with the
+// semantics in the file comment. Both are storage types of dtypes
+// (numeric_types.h), e.g. Convert<Float16>(3.5) or Convert<int8_t>(Float16{...}).
+template <typename To, typename From>
+[[nodiscard]] ONEFLOW_PROMOTE_CONVERT_INLINE To Convert(From from) {
+  using convert_internal::ConvertReal;
+  using convert_internal::IsComplex;
+  if constexpr (IsComplex<To>::value && IsComplex<From>::value) {
+    using Part = decltype(To::real);
+    return To{ConvertReal<Part>(from.real), ConvertReal<Part>(from.imag)};
+  } else if constexpr (IsComplex<To>::value) {
+    using Part = decltype(To::real);
+    return To{ConvertReal<Part>(from), ConvertReal<Part>(false)};
+  } else if constexpr (IsComplex<From>::value && std::is_same_v<To, bool>) {
+    return ConvertReal<bool>(from.real) || ConvertReal<bool>(from.imag);
+  } else if constexpr (IsComplex<From>::value) {
+    return ConvertReal<To>(from.real);
+  } else {
+    return ConvertReal<To>(from);
+  }
+}
+
+}  // namespace oneflow_promote
+
+#endif  // ONEFLOW_PROMOTE_KERNELS_CONVERT_H_

@@ -1,0 +1,40 @@
+// The CPU cast kernels for every (from, to) pair, compiled once for baseline
+// x86-64 (or the build's own target elsewhere) and once for AVX2;
+// BestCpuCastKernels picks the widest set this processor runs.
+
+#ifndef ONEFLOW_PROMOTE_KERNELS_INTERNAL_CPU_CAST_H_
+#define ONEFLOW_PROMOTE_KERNELS_INTERNAL_CPU_CAST_H_
+
+#include <cstdint>
+
+#include "kernels/internal/strided_layout.h"
+#include "oneflow_promote/dtype_enum.h"
+
+namespace oneflow_promote::cast_internal {
+
+// Converts elements [begin, end) of contiguous buffers.
+using ContiguousCastFn = void (*)(const void* src, void* dst, int64_t begin, int64_t end);
+// Converts rows [row_begin, row_end) of a strided source (rows of
+// layout.inner_size() elements) into a contiguous destination.
+using StridedCastFn = void (*)(const void* src, const StridedLayout& layout, void* dst,
+                               int64_t row_begin, int64_t row_end);
+
+struct CpuCastKernels {
+  const char* isa = "";
+  ContiguousCastFn contiguous[kNumDTypes][kNumDTypes] = {};
+  StridedCastFn strided[kNumDTypes][kNumDTypes] = {};
+};
+
+namespace baseline {
+const CpuCastKernels& Kernels();
+}  // namespace baseline
+namespace avx2 {
+const CpuCastKernels& Kernels();
+}  // namespace avx2
+
+// The kernels for this processor, decided once.
+[[nodiscard]] const CpuCastKernels& BestCpuCastKernels();
+
+}  // namespace oneflow_promote::cast_internal
+
+#endif  // ONEFLOW_PROMOTE_KERNELS_INTERNAL_CPU_CAST_H_

@@ -1,0 +1,42 @@
+// The CUDA half of the cast API, implemented in kernels/cast_cuda.cu. Kept
+// free of Abseil so that nvcc reads only this, dtype_enum.h and convert.h;
+// cast.cc validates arguments and turns these results into absl::Status.
+
+#ifndef ONEFLOW_PROMOTE_KERNELS_INTERNAL_CUDA_CAST_H_
+#define ONEFLOW_PROMOTE_KERNELS_INTERNAL_CUDA_CAST_H_
+
+#include <cstdint>
+
+#include "kernels/internal/strided_layout.h"
+#include "oneflow_promote/dtype_enum.h"
+
+namespace oneflow_promote::cast_internal {
+
+// A CUDA runtime outcome: code 0 is success, anything else a cudaError_t
+// with its message.
+struct CudaResult {
+  int code = 0;
+  const char* message = "";
+  [[nodiscard]] bool ok() const { return code == 0; }
+};
+
+// Whether `pointer` is memory that CUDA device `ordinal` can address
+// (device or managed memory of that device).
+[[nodiscard]] CudaResult CudaIsDeviceMemory(const void* pointer, int ordinal, bool* is_device);
+
+// Queues n contiguous conversions on `stream`; from != to.
+[[nodiscard]] CudaResult CudaCastContiguous(const void* src, DType from, void* dst, DType to,
+                                            int64_t n, int ordinal, void* stream);
+
+// Queues the strided conversion of n = product(layout sizes) elements.
+[[nodiscard]] CudaResult CudaCastStrided(const void* src, DType from, const StridedLayout& layout,
+                                         void* dst, DType to, int64_t n, int ordinal,
+                                         void* stream);
+
+// Queues a device-to-device copy of `bytes` bytes.
+[[nodiscard]] CudaResult CudaCopy(const void* src, void* dst, int64_t bytes, int ordinal,
+                                  void* stream);
+
+}  // namespace oneflow_promote::cast_internal
+
+#endif  // ONEFLOW_PROMOTE_KERNELS_INTERNAL_CUDA_CAST_H_

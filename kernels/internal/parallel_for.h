@@ -1,0 +1,25 @@
+// ParallelFor: splits [0, n) into chunks run on a process-wide pool of
+// worker threads, for the CPU cast kernels.
+
+#ifndef ONEFLOW_PROMOTE_KERNELS_INTERNAL_PARALLEL_FOR_H_
+#define ONEFLOW_PROMOTE_KERNELS_INTERNAL_PARALLEL_FOR_H_
+
+#include <cstdint>
+
+#include "absl/functional/function_ref.h"
+
+namespace oneflow_promote::cast_internal {
+
+// Hardware threads the pool can use (at least 1).
+[[nodiscard]] int HardwareThreads();
+
+// Calls fn(begin, end) over disjoint ranges covering [0, n), each at least
+// `grain` long (but the last), on up to `max_threads` threads (0: all) with
+// the caller as one of them; returns when all are done. Calls made while the
+// pool is busy (from another thread) run on the caller alone.
+void ParallelFor(int64_t n, int64_t grain, int max_threads,
+                 absl::FunctionRef<void(int64_t, int64_t)> fn);
+
+}  // namespace oneflow_promote::cast_internal
+
+#endif  // ONEFLOW_PROMOTE_KERNELS_INTERNAL_PARALLEL_FOR_H_

@@ -18,8 +18,9 @@ if ((${#missing[@]})); then
     "${missing[@]}" >/dev/null
 fi
 
-# Test-only oracles: array-api-strict regenerates tests/array_api/cases.tsv.
-if ! python3 -c "import array_api_strict" 2>/dev/null; then
+# Test-only oracles: array-api-strict regenerates tests/array_api/cases.tsv,
+# ml_dtypes tests/float8/cases.tsv.
+if ! python3 -c "import array_api_strict, ml_dtypes" 2>/dev/null; then
   echo "installing Python test oracles"
-  python3 -m pip install -q array-api-strict numpy
+  python3 -m pip install -q array-api-strict ml_dtypes numpy
 fi

@@ -1,8 +1,9 @@
 #!/bin/bash
-# The whole test suite: installs what is missing, checks the Array API
-# oracle data against live array-api-strict, then runs `bazel test //...`.
+# The whole test suite: installs what is missing, checks the oracle data
+# against live array-api-strict and ml_dtypes, then runs `bazel test //...`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install_deps.sh
 python3 tests/array_api/generate_cases.py --check tests/array_api/cases.tsv
+python3 tests/float8/generate_cases.py --check tests/float8/cases.tsv
 bazel test //... "$@"

@@ -1,0 +1,214 @@
+// The CPU cast API: its errors, and that the vectorized, threaded and
+// strided kernels produce exactly the element conversion (convert.h, whose
+// values tests/cast_vs_torch checks) at every size, alignment and layout.
+
+#include "kernels/cast.h"
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "gtest/gtest.h"
+#include "kernels/cast_test_util.h"
+#include "kernels/convert.h"
+
+namespace oneflow_promote {
+namespace {
+
+using testing::FillRandom;
+using testing::FirstDifference;
+
+// What converting each element on its own gives.
+std::vector<char> ElementByElement(const void* src, DType from, DType to, int64_t n) {
+  std::vector<char> out(n * ItemSize(to) + 16);
+  VisitDType(from, [&](auto f) {
+    VisitDType(to, [&](auto t) {
+      using From = typename decltype(f)::type;
+      using To = typename decltype(t)::type;
+      for (int64_t i = 0; i < n; ++i) {
+        From x;
+        std::memcpy(&x, static_cast<const char*>(src) + i * sizeof(From), sizeof(From));
+        const To y = Convert<To>(x);
+        std::memcpy(out.data() + i * sizeof(To), &y, sizeof(To));
+      }
+    });
+  });
+  return out;
+}
+
+void ExpectError(const absl::Status& status, absl::string_view fragment) {
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_TRUE(absl::StrContains(status.message(), fragment)) << status;
+}
+
+TEST(CastElements, RejectsBadArgumentsWithClearErrors) {
+  alignas(16) float f[8] = {};
+  alignas(16) int8_t b[32] = {};
+  ExpectError(CastElements(nullptr, DType::kFloat32, b, DType::kInt8, 4),
+              "source pointer is null, for 4 elements of float32");
+  ExpectError(CastElements(f, DType::kFloat32, nullptr, DType::kInt8, 4), "destination pointer");
+  ExpectError(CastElements(f, DType::kFloat32, b, DType::kInt8, -1), "negative (-1)");
+  ExpectError(CastElements(f, static_cast<DType>(42), b, DType::kInt8, 1),
+              "source dtype has invalid enum value 42");
+  ExpectError(CastElements(f, DType::kFloat32, b, static_cast<DType>(200), 1),
+              "destination dtype has invalid enum value 200");
+  ExpectError(CastElements(reinterpret_cast<char*>(f) + 1, DType::kFloat32, b, DType::kInt8, 2),
+              "not aligned to float32's 4-byte alignment");
+  // Overlap: in place with a different dtype, and a partial overlap.
+  ExpectError(CastElements(f, DType::kFloat32, f, DType::kInt32, 8), "overlap");
+  ExpectError(CastElements(b, DType::kInt8, b + 4, DType::kInt8, 8), "overlap");
+  ExpectError(CastElements(f, DType::kFloat32, b, DType::kInt8, 1, Device::Cpu(-2)),
+              "cpu_threads");
+  // No-ops.
+  EXPECT_TRUE(CastElements(nullptr, DType::kFloat32, nullptr, DType::kInt8, 0).ok());
+  EXPECT_TRUE(CastElements(f, DType::kFloat32, f, DType::kFloat32, 8).ok());
+}
+
+TEST(CastElements, CudaWithoutADeviceIsUnavailableNotACrash) {
+  alignas(16) float f[4] = {};
+  alignas(16) int8_t b[4] = {};
+  const absl::Status status = CastElements(f, DType::kFloat32, b, DType::kInt8, 4, Device::Cuda());
+  if (status.ok()) GTEST_SKIP() << "host memory was accepted as device memory (managed system)";
+  // Host pointers are never device memory: with a GPU the error says so.
+  EXPECT_TRUE(status.code() == absl::StatusCode::kUnavailable ||
+              status.code() == absl::StatusCode::kInvalidArgument)
+      << status;
+}
+
+// Every pair, sizes around the vector widths, and every byte offset 0..15 of
+// both pointers: element-aligned offsets must convert exactly, the others
+// must be rejected.
+TEST(CastElements, EveryPairSizeAndOffset) {
+  std::mt19937_64 rng(1);
+  for (DType from : kAllDTypes) {
+    for (DType to : kAllDTypes) {
+      for (int64_t n : {0, 1, 7, 8, 15, 16, 17, 33, 64, 255, 1000}) {
+        for (int offset = 0; offset < 16; ++offset) {
+          alignas(64) static char src[1000 * 16 + 64];
+          alignas(64) static char dst[1000 * 16 + 64];
+          char* s = src + offset;
+          char* d = dst + (offset * 7) % 16;
+          FillRandom(s, from, n, rng);
+          const absl::Status status = CastElements(s, from, d, to, n);
+          const bool src_ok =
+              reinterpret_cast<uintptr_t>(s) %
+                  VisitDType(from, [](auto t) { return alignof(typename decltype(t)::type); }) ==
+              0;
+          const bool dst_ok =
+              reinterpret_cast<uintptr_t>(d) %
+                  VisitDType(to, [](auto t) { return alignof(typename decltype(t)::type); }) ==
+              0;
+          if (n > 0 && !(src_ok && dst_ok)) {
+            ExpectError(status, "not aligned");
+            continue;
+          }
+          ASSERT_TRUE(status.ok()) << status;
+          const std::vector<char> expected = ElementByElement(s, from, to, n);
+          ASSERT_EQ(FirstDifference(d, expected.data(), to, n), -1)
+              << Name(from) << " -> " << Name(to) << " n=" << n << " offset=" << offset;
+        }
+      }
+    }
+  }
+}
+
+TEST(CastElements, LargeThreadedCastsEqualOneThread) {
+  std::mt19937_64 rng(2);
+  const int64_t n = (int64_t{1} << 22) + 5;
+  for (auto [from, to] : std::vector<std::pair<DType, DType>>{{DType::kFloat32, DType::kFloat16},
+                                                             {DType::kFloat64, DType::kBFloat16},
+                                                             {DType::kInt64, DType::kInt8},
+                                                             {DType::kFloat32, DType::kInt32},
+                                                             {DType::kComplex64, DType::kFloat64}}) {
+    std::vector<char> src(n * ItemSize(from));
+    FillRandom(src.data(), from, n, rng);
+    std::vector<char> all(n * ItemSize(to)), one(n * ItemSize(to));
+    ASSERT_TRUE(CastElements(src.data(), from, all.data(), to, n, Device::Cpu()).ok());
+    ASSERT_TRUE(CastElements(src.data(), from, one.data(), to, n, Device::Cpu(1)).ok());
+    EXPECT_EQ(FirstDifference(all.data(), one.data(), to, n), -1) << Name(from) << Name(to);
+    const std::vector<char> expected = ElementByElement(src.data(), from, to, n);
+    EXPECT_EQ(FirstDifference(all.data(), expected.data(), to, n), -1) << Name(from) << Name(to);
+  }
+}
+
+// The source offset of each row-major index, by walking the multi-index
+// (independently of StridedLayout's arithmetic).
+std::vector<int64_t> GatherOffsets(const std::vector<int64_t>& shape,
+                                   const std::vector<int64_t>& strides) {
+  int64_t n = 1;
+  for (int64_t s : shape) n *= s;
+  std::vector<int64_t> offsets;
+  std::vector<int64_t> index(shape.size(), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t offset = 0;
+    for (size_t d = 0; d < shape.size(); ++d) offset += index[d] * strides[d];
+    offsets.push_back(offset);
+    for (size_t d = shape.size(); d-- > 0;) {
+      if (++index[d] < shape[d]) break;
+      index[d] = 0;
+    }
+  }
+  return offsets;
+}
+
+TEST(CastStrided, RandomViewsOfEveryRankEqualAGather) {
+  std::mt19937_64 rng(3);
+  const DType pairs[][2] = {{DType::kInt8, DType::kFloat32},     {DType::kFloat32, DType::kFloat16},
+                            {DType::kFloat64, DType::kInt64},    {DType::kComplex64, DType::kBool},
+                            {DType::kBFloat16, DType::kFloat8E5M2}, {DType::kInt32, DType::kInt32}};
+  for (int trial = 0; trial < 400; ++trial) {
+    const int rank = 1 + static_cast<int>(rng() % kMaxCastRank);
+    std::vector<int64_t> shape(rank), strides(rank);
+    int64_t n = 1;
+    for (int d = 0; d < rank; ++d) {
+      shape[d] = 1 + static_cast<int64_t>(rng() % (rank > 4 ? 3 : 7));
+      n *= shape[d];
+    }
+    // Row-major strides, then some transposed, broadcast or reversed.
+    int64_t stride = 1 + static_cast<int64_t>(rng() % 2);
+    for (int d = rank; d-- > 0;) {
+      strides[d] = stride;
+      stride *= shape[d];
+    }
+    if (rank > 1 && rng() % 2) std::swap(strides[0], strides[rank - 1]);
+    if (rng() % 4 == 0) strides[rng() % rank] = 0;
+    if (rng() % 4 == 0) strides[rng() % rank] *= -1;
+    const std::vector<int64_t> offsets = GatherOffsets(shape, strides);
+    int64_t low = 0, high = 0;
+    for (int64_t o : offsets) low = std::min(low, o), high = std::max(high, o);
+    for (const auto& pair : pairs) {
+      const DType from = pair[0], to = pair[1];
+      const size_t item = ItemSize(from);
+      std::vector<char> storage((high - low + 1) * item + 16);
+      FillRandom(storage.data(), from, high - low + 1, rng);
+      const char* base = storage.data() - low * static_cast<int64_t>(item);
+      std::vector<char> gathered(n * item);
+      for (int64_t i = 0; i < n; ++i) std::memcpy(&gathered[i * item], base + offsets[i] * item, item);
+      const std::vector<char> expected = ElementByElement(gathered.data(), from, to, n);
+      std::vector<char> got(n * ItemSize(to));
+      const absl::Status status = CastStrided(base, from, shape, strides, got.data(), to);
+      ASSERT_TRUE(status.ok()) << status;
+      ASSERT_EQ(FirstDifference(got.data(), expected.data(), to, n), -1)
+          << ::testing::PrintToString(shape) << " strides " << ::testing::PrintToString(strides);
+    }
+  }
+}
+
+TEST(CastStrided, RejectsBadShapes) {
+  alignas(16) float f[16] = {};
+  alignas(16) double out[16] = {};
+  const std::vector<int64_t> nine(9, 1);
+  ExpectError(CastStrided(f, DType::kFloat32, {2, 2}, {2}, out, DType::kFloat64),
+              "2 dimensions but 1 strides");
+  ExpectError(CastStrided(f, DType::kFloat32, nine, nine, out, DType::kFloat64),
+              "rank 9 is above the supported maximum of 8");
+  ExpectError(CastStrided(f, DType::kFloat32, {2, -1}, {1, 1}, out, DType::kFloat64),
+              "dimension 1 has negative size -1");
+  ExpectError(CastStrided(f, DType::kFloat32, {4}, {1}, f + 2, DType::kFloat32), "overlap");
+  EXPECT_TRUE(CastStrided(nullptr, DType::kFloat32, {3, 0}, {1, 1}, nullptr, DType::kInt8).ok());
+}
+
+}  // namespace
+}  // namespace oneflow_promote

@@ -1,0 +1,41 @@
+// Shared by the CPU and CUDA cast tests: random source buffers that are
+// valid for their dtype, and a NaN-aware comparison of result buffers.
+
+#ifndef ONEFLOW_PROMOTE_KERNELS_CAST_TEST_UTIL_H_
+#define ONEFLOW_PROMOTE_KERNELS_CAST_TEST_UTIL_H_
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "oneflow_promote/dtype.h"
+#include "tests/cast_reference.h"
+
+namespace oneflow_promote::testing {
+
+// n random elements of `dtype` (bool as 0 or 1; every other bit pattern is
+// a value), written at `out`.
+inline void FillRandom(void* out, DType dtype, int64_t n, std::mt19937_64& rng) {
+  unsigned char* bytes = static_cast<unsigned char*>(out);
+  const size_t size = ItemSize(dtype);
+  for (int64_t i = 0; i < n; ++i) {
+    for (size_t b = 0; b < size; ++b) bytes[i * size + b] = static_cast<unsigned char>(rng());
+    if (dtype == DType::kBool) bytes[i] &= 1;
+  }
+}
+
+// The index of the first element where the buffers differ as values (NaN
+// equals NaN), or -1.
+inline int64_t FirstDifference(const void* a, const void* b, DType dtype, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    if (!reference::SameValue(reference::ValueAt(a, dtype, i), reference::ValueAt(b, dtype, i))) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+}  // namespace oneflow_promote::testing
+
+#endif  // ONEFLOW_PROMOTE_KERNELS_CAST_TEST_UTIL_H_

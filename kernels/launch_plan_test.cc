@@ -1,0 +1,87 @@
+// The CUDA kernel's split of work (launch_plan.h), run on the CPU by
+// emulating every thread of the grids it plans: each element is converted
+// exactly once, vector accesses are 16-byte aligned and in bounds, and the
+// grid fits the device it was sized for.
+
+#include "kernels/internal/launch_plan.h"
+
+#include <cstdint>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace oneflow_promote::cast_internal {
+namespace {
+
+constexpr int kItemSizes[] = {1, 2, 4, 8, 16};
+
+void CheckPlan(uintptr_t src, int from_size, uintptr_t dst, int to_size, int64_t n,
+               int64_t num_threads) {
+  const CastLaunchPlan plan = PlanCast(src, from_size, dst, to_size, n);
+  const std::string where = ::testing::PrintToString(std::vector<int64_t>{
+      static_cast<int64_t>(src % 16), from_size, static_cast<int64_t>(dst % 16), to_size, n,
+      num_threads});
+  ASSERT_EQ(plan.vector_width, 16 / std::min(from_size, to_size)) << where;
+  std::vector<int> visits(n, 0);
+  for (int64_t thread = 0; thread < num_threads; ++thread) {
+    ForEachThreadWork(
+        plan, thread, num_threads,
+        [&](int64_t first) {
+          ASSERT_GE(first, 0) << where;
+          ASSERT_LE(first + plan.vector_width, n) << where;
+          if (plan.vector_loads) ASSERT_EQ((src + first * from_size) % 16, 0u) << where;
+          if (plan.vector_stores) ASSERT_EQ((dst + first * to_size) % 16, 0u) << where;
+          for (int i = 0; i < plan.vector_width; ++i) ++visits[first + i];
+        },
+        [&](int64_t i) {
+          ASSERT_GE(i, 0) << where;
+          ASSERT_LT(i, n) << where;
+          ++visits[i];
+        });
+  }
+  for (int64_t i = 0; i < n; ++i) ASSERT_EQ(visits[i], 1) << where << " element " << i;
+  // When the two addresses agree modulo 16 bytes (up to the item sizes),
+  // both sides get vector access.
+  if (n >= 2 * plan.vector_width + 16 && src % 16 == 0 && dst % 16 == 0) {
+    EXPECT_TRUE(plan.vector_loads && plan.vector_stores) << where;
+  }
+  if (n >= 32) EXPECT_LT(plan.head, plan.vector_width) << where;
+}
+
+TEST(LaunchPlan, EveryElementOnceAtEveryAlignmentAndSize) {
+  for (int from_size : kItemSizes) {
+    for (int to_size : kItemSizes) {
+      for (int src_offset = 0; src_offset < 16; src_offset += from_size) {
+        for (int dst_offset = 0; dst_offset < 16; dst_offset += to_size) {
+          for (int64_t n : {0, 1, 2, 3, 15, 16, 17, 31, 33, 100, 257, 1000}) {
+            for (int64_t threads : {1, 3, 256, 1024}) {
+              CheckPlan(0x10000 + src_offset, from_size, 0x90000 + dst_offset, to_size, n,
+                        threads);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(LaunchPlan, LargeCastUsesVectorsBothSidesWhenAligned) {
+  const CastLaunchPlan plan = PlanCast(0x1000, 4, 0x2008, 2, 1 << 20);
+  // float32 -> float16 from an aligned source to a destination 8 bytes in:
+  // peeling 4 elements aligns both.
+  EXPECT_EQ(plan.head, 4);
+  EXPECT_TRUE(plan.vector_loads);
+  EXPECT_TRUE(plan.vector_stores);
+  EXPECT_EQ(plan.num_vectors, ((1 << 20) - 4) / 8);
+}
+
+TEST(LaunchPlan, BlocksAreCappedInWavesOfTheDevice) {
+  const CastLaunchPlan plan = PlanCast(0, 4, 0, 4, int64_t{1} << 30);
+  const int64_t blocks = PlanBlocks(plan, /*sm_count=*/132, /*max_threads_per_sm=*/2048);
+  EXPECT_EQ(blocks, 132 * (2048 / kThreadsPerBlock) * kWaves);
+  const CastLaunchPlan tiny = PlanCast(0, 4, 0, 4, 3);
+  EXPECT_EQ(PlanBlocks(tiny, 132, 2048), 1);
+}
+
+}  // namespace
+}  // namespace oneflow_promote::cast_internal

@@ -5,6 +5,7 @@
 #define ONEFLOW_PROMOTE_KERNELS_CAST_TEST_UTIL_H_
 
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -28,6 +29,7 @@ inline void FillRandom(void* out, DType dtype, int64_t n, std::mt19937_64& rng) 
 // The index of the first element where the buffers differ as values (NaN
 // equals NaN), or -1.
 inline int64_t FirstDifference(const void* a, const void* b, DType dtype, int64_t n) {
+  if (n == 0 || std::memcmp(a, b, n * ItemSize(dtype)) == 0) return -1;
   for (int64_t i = 0; i < n; ++i) {
     if (!reference::SameValue(reference::ValueAt(a, dtype, i), reference::ValueAt(b, dtype, i))) {
       return i;

@@ -1,0 +1,29 @@
+/* A C ABI for the cast kernels, for frontends that are not C++ (a Python
+ * extension, ctypes, another language's FFI). Dtype codes are the positions
+ * in oneflow_promote's dtype list (bool 0, uint8 1, int8 2, int16 3, int32 4,
+ * int64 5, uint16 6, uint32 7, uint64 8, float8_e4m3fn 9, float8_e5m2 10,
+ * float16 11, bfloat16 12, float32 13, float64 14, complex32 15,
+ * complex64 16, complex128 17). */
+
+#ifndef ONEFLOW_PROMOTE_KERNELS_CAST_C_API_H_
+#define ONEFLOW_PROMOTE_KERNELS_CAST_C_API_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Casts n contiguous elements, as CastElements does. cuda_ordinal < 0 runs
+ * on the CPU (all threads); otherwise on that CUDA device and `stream`.
+ * Returns 0, or an absl::StatusCode with its message written (truncated,
+ * NUL-terminated) into error[0..error_size). */
+int oneflow_promote_cast(const void* src, int from, void* dst, int to, int64_t n,
+                         int cuda_ordinal, void* stream, char* error, size_t error_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ONEFLOW_PROMOTE_KERNELS_CAST_C_API_H_ */

@@ -1,5 +1,6 @@
 // CUDA cast kernels: one kernel template over (From, To) moving
-// 16 / min(item sizes) elements per vector with 16-byte loads and stores,
+// 16 / max(item sizes) elements per vector (a 16-byte access on the wider
+// side),
 // scalar head and tail (internal/launch_plan.h), a grid sized in waves of
 // the SM count, and packed float <-> half2 / bfloat162 conversions. The
 // element semantics are convert.h's, identical to the CPU kernels.
@@ -24,9 +25,9 @@ CudaResult Result(cudaError_t error) {
   return error == cudaSuccess ? CudaResult{} : CudaResult{error, cudaGetErrorString(error)};
 }
 
-// N elements moved as whole 16-byte words.
+// N elements moved in one access (N * sizeof(T) is a power of two <= 16).
 template <typename T, int N>
-struct alignas(kVectorBytes) Pack {
+struct alignas(N * sizeof(T)) Pack {
   T values[N];
 };
 
@@ -83,8 +84,7 @@ struct PackConverter<Float16, float, N> {
 };
 
 template <typename From, typename To>
-inline constexpr int kVectorWidth =
-    kVectorBytes / (sizeof(From) < sizeof(To) ? sizeof(From) : sizeof(To));
+inline constexpr int kVectorWidth = VectorWidth(sizeof(From), sizeof(To));
 
 template <typename From, typename To>
 __global__ void __launch_bounds__(kThreadsPerBlock)

@@ -1,7 +1,7 @@
 // The CUDA kernel's split of work (launch_plan.h), run on the CPU by
 // emulating every thread of the grids it plans: each element is converted
-// exactly once, vector accesses are 16-byte aligned and in bounds, and the
-// grid fits the device it was sized for.
+// exactly once, vector accesses are aligned to the whole vector and in
+// bounds, and the grid fits the device it was sized for.
 
 #include "kernels/internal/launch_plan.h"
 
@@ -21,7 +21,9 @@ void CheckPlan(uintptr_t src, int from_size, uintptr_t dst, int to_size, int64_t
   const std::string where = ::testing::PrintToString(std::vector<int64_t>{
       static_cast<int64_t>(src % 16), from_size, static_cast<int64_t>(dst % 16), to_size, n,
       num_threads});
-  ASSERT_EQ(plan.vector_width, 16 / std::min(from_size, to_size)) << where;
+  ASSERT_EQ(plan.vector_width, 16 / std::max(from_size, to_size)) << where;
+  const uintptr_t src_vector = plan.vector_width * from_size;
+  const uintptr_t dst_vector = plan.vector_width * to_size;
   std::vector<int> visits(n, 0);
   for (int64_t thread = 0; thread < num_threads; ++thread) {
     ForEachThreadWork(
@@ -29,8 +31,8 @@ void CheckPlan(uintptr_t src, int from_size, uintptr_t dst, int to_size, int64_t
         [&](int64_t first) {
           ASSERT_GE(first, 0) << where;
           ASSERT_LE(first + plan.vector_width, n) << where;
-          if (plan.vector_loads) ASSERT_EQ((src + first * from_size) % 16, 0u) << where;
-          if (plan.vector_stores) ASSERT_EQ((dst + first * to_size) % 16, 0u) << where;
+          if (plan.vector_loads) ASSERT_EQ((src + first * from_size) % src_vector, 0u) << where;
+          if (plan.vector_stores) ASSERT_EQ((dst + first * to_size) % dst_vector, 0u) << where;
           for (int i = 0; i < plan.vector_width; ++i) ++visits[first + i];
         },
         [&](int64_t i) {
@@ -45,7 +47,7 @@ void CheckPlan(uintptr_t src, int from_size, uintptr_t dst, int to_size, int64_t
   if (n >= 2 * plan.vector_width + 16 && src % 16 == 0 && dst % 16 == 0) {
     EXPECT_TRUE(plan.vector_loads && plan.vector_stores) << where;
   }
-  if (n >= 32) EXPECT_LT(plan.head, plan.vector_width) << where;
+  if (n >= 32) EXPECT_LT(plan.head, 16) << where;
 }
 
 TEST(LaunchPlan, EveryElementOnceAtEveryAlignmentAndSize) {
@@ -66,13 +68,17 @@ TEST(LaunchPlan, EveryElementOnceAtEveryAlignmentAndSize) {
 }
 
 TEST(LaunchPlan, LargeCastUsesVectorsBothSidesWhenAligned) {
-  const CastLaunchPlan plan = PlanCast(0x1000, 4, 0x2008, 2, 1 << 20);
-  // float32 -> float16 from an aligned source to a destination 8 bytes in:
-  // peeling 4 elements aligns both.
-  EXPECT_EQ(plan.head, 4);
+  // float32 -> float16, 4 elements a vector (16 bytes loaded, 8 stored),
+  // from a source 4 bytes past a 16-byte boundary: peeling 3 elements
+  // aligns both sides.
+  const CastLaunchPlan plan = PlanCast(0x1004, 4, 0x2002, 2, 1 << 20);
+  EXPECT_EQ(plan.vector_width, 4);
+  EXPECT_EQ(plan.head, 3);
   EXPECT_TRUE(plan.vector_loads);
   EXPECT_TRUE(plan.vector_stores);
-  EXPECT_EQ(plan.num_vectors, ((1 << 20) - 4) / 8);
+  EXPECT_EQ(plan.num_vectors, ((1 << 20) - 3) / 4);
+  // int8 -> complex128: one element a vector, so every access is whole.
+  EXPECT_EQ(PlanCast(0x1001, 1, 0x2000, 16, 100).vector_width, 1);
 }
 
 TEST(LaunchPlan, BlocksAreCappedInWavesOfTheDevice) {

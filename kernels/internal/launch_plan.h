@@ -1,7 +1,10 @@
 // How the CUDA cast kernel splits n elements between threads: a few scalar
-// "head" elements until both pointers reach a 16-byte boundary (or at least
-// the source does), then vectors of 16 / min(item sizes) elements moved with
-// 16-byte loads and stores, then a scalar tail. The plan and the per-thread
+// "head" elements until both pointers reach their vector alignment (or at
+// least the source does), then vectors of 16 / max(item sizes) elements,
+// moved with one 16-byte access on the wider side and one narrower access on
+// the other (lanes of a warp then touch contiguous memory on both sides;
+// 16 / min elements per thread would spread each warp's 16-byte stores of a
+// widening cast over kilobytes), then a scalar tail. The plan and the per-thread
 // work walk are plain host/device code, so the tests run them on the CPU by
 // emulating every thread of a grid.
 //
@@ -20,17 +23,17 @@ namespace oneflow_promote::cast_internal {
 
 inline constexpr int kVectorBytes = 16;
 inline constexpr int kThreadsPerBlock = 256;
-// Blocks per SM's worth of resident blocks that one launch asks for; more
-// work than that is covered by each thread looping.
-inline constexpr int kWaves = 4;
+// Resident-grid's worth of blocks ("waves") that one launch asks for at
+// most; more work than that is covered by each thread looping.
+inline constexpr int kWaves = 32;
 
 struct CastLaunchPlan {
   int64_t n = 0;
   int64_t head = 0;          // elements [0, head) go one by one
   int64_t num_vectors = 0;   // then vectors of vector_width elements
   int vector_width = 1;
-  bool vector_loads = false;   // src + head is 16-byte aligned
-  bool vector_stores = false;  // dst + head is 16-byte aligned
+  bool vector_loads = false;   // src + head is aligned to a whole vector
+  bool vector_stores = false;  // dst + head is aligned to a whole vector
 
   [[nodiscard]] ONEFLOW_PROMOTE_HOST_DEVICE int64_t tail_begin() const {
     return head + num_vectors * vector_width;
@@ -40,22 +43,27 @@ struct CastLaunchPlan {
   }
 };
 
+// Elements per vector for a pair of item sizes (powers of two up to 16).
+[[nodiscard]] ONEFLOW_PROMOTE_HOST_DEVICE constexpr int VectorWidth(int from_size, int to_size) {
+  return kVectorBytes / (from_size > to_size ? from_size : to_size);
+}
+
 // Plans a cast of n elements between element-aligned addresses. Prefers a
 // head that aligns both sides; when none exists (the two addresses disagree
-// modulo 16 bytes), aligns the source and stores element by element.
+// modulo their vector sizes), aligns the source and stores element by element.
 [[nodiscard]] inline CastLaunchPlan PlanCast(uintptr_t src, int from_size, uintptr_t dst,
                                              int to_size, int64_t n) {
   CastLaunchPlan plan;
   plan.n = n;
-  plan.vector_width = kVectorBytes / (from_size < to_size ? from_size : to_size);
-  if (plan.vector_width < 1) plan.vector_width = 1;
-  const auto aligned = [](uintptr_t address) { return address % kVectorBytes == 0; };
+  plan.vector_width = VectorWidth(from_size, to_size);
+  const uintptr_t src_vector = static_cast<uintptr_t>(plan.vector_width) * from_size;
+  const uintptr_t dst_vector = static_cast<uintptr_t>(plan.vector_width) * to_size;
   int64_t best = -1;
   int64_t src_only = -1;
   for (int64_t h = 0; h < kVectorBytes && h <= n; ++h) {
-    const bool src_ok = aligned(src + h * from_size);
+    const bool src_ok = (src + h * from_size) % src_vector == 0;
     if (src_ok && src_only < 0) src_only = h;
-    if (src_ok && aligned(dst + h * to_size)) {
+    if (src_ok && (dst + h * to_size) % dst_vector == 0) {
       best = h;
       break;
     }
@@ -63,8 +71,8 @@ struct CastLaunchPlan {
   const int64_t head = best >= 0 ? best : (src_only >= 0 ? src_only : 0);
   plan.head = head < n ? head : n;
   plan.num_vectors = (n - plan.head) / plan.vector_width;
-  plan.vector_loads = aligned(src + plan.head * from_size);
-  plan.vector_stores = aligned(dst + plan.head * to_size);
+  plan.vector_loads = (src + plan.head * from_size) % src_vector == 0;
+  plan.vector_stores = (dst + plan.head * to_size) % dst_vector == 0;
   return plan;
 }
 

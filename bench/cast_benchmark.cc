@@ -95,7 +95,10 @@ void BM_Memcpy(benchmark::State& state, int64_t bytes_moved, bool all_threads) {
   SetBytes(state, bytes_moved);
 }
 
-std::string Suffix(bool all_threads) { return all_threads ? "all_threads" : "1_thread"; }
+// Names as Google Benchmark reports them (UseRealTime appends "/real_time").
+std::string Suffix(bool all_threads) {
+  return all_threads ? "all_threads/real_time" : "1_thread/real_time";
+}
 
 std::string OursName(DType from, DType to, bool all) {
   return absl::StrCat("cast/ours/", Name(from), "/", Name(to), "/", Suffix(all));
@@ -107,6 +110,10 @@ std::string MemcpyName(int64_t bytes_per_element, bool all) {
   return absl::StrCat("memcpy/", bytes_per_element, "_bytes_per_element/", Suffix(all));
 }
 
+std::string Registered(const std::string& reported) {
+  return reported.substr(0, reported.size() - std::string("/real_time").size());
+}
+
 std::vector<bench::RatioGoal> RegisterAll() {
   std::vector<bench::RatioGoal> goals;
   std::map<std::string, bool> memcpy_registered;
@@ -115,16 +122,18 @@ std::vector<bench::RatioGoal> RegisterAll() {
       for (DType to : testing::TorchDTypes()) {
         if (from == to) continue;
         const int64_t per_element = static_cast<int64_t>(ItemSize(from) + ItemSize(to));
-        benchmark::RegisterBenchmark(OursName(from, to, all).c_str(), BM_Ours, from, to, all)
+        benchmark::RegisterBenchmark(Registered(OursName(from, to, all)).c_str(), BM_Ours, from,
+                                     to, all)
             ->UseRealTime()
             ->Unit(benchmark::kMillisecond);
-        benchmark::RegisterBenchmark(TorchName(from, to, all).c_str(), BM_Libtorch, from, to, all)
+        benchmark::RegisterBenchmark(Registered(TorchName(from, to, all)).c_str(), BM_Libtorch,
+                                     from, to, all)
             ->UseRealTime()
             ->Unit(benchmark::kMillisecond);
         const std::string memcpy_name = MemcpyName(per_element, all);
         if (!memcpy_registered[memcpy_name]) {
           memcpy_registered[memcpy_name] = true;
-          benchmark::RegisterBenchmark(memcpy_name.c_str(), BM_Memcpy,
+          benchmark::RegisterBenchmark(Registered(memcpy_name).c_str(), BM_Memcpy,
                                        per_element * g_elements, all)
               ->UseRealTime()
               ->Unit(benchmark::kMillisecond);

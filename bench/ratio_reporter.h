@@ -36,19 +36,26 @@ class RatioReporter : public benchmark::ConsoleReporter {
   }
 
   // Prints each goal's measured ratio; returns the number of goals missed.
+  // Goals whose benchmarks did not run (filtered out, or misnamed) are
+  // counted and reported, never silently passed.
   int PrintRatios(const std::vector<RatioGoal>& goals) const {
     int missed = 0;
+    int unmeasured = 0;
     std::printf("\n%-44s %-44s %9s %7s\n", "ours", "baseline", "ratio", "goal");
     for (const RatioGoal& goal : goals) {
       const auto ours = seconds_.find(goal.ours);
       const auto base = seconds_.find(goal.baseline);
-      if (ours == seconds_.end() || base == seconds_.end()) continue;  // filtered out
+      if (ours == seconds_.end() || base == seconds_.end()) {
+        ++unmeasured;
+        continue;
+      }
       const double ratio = base->second / ours->second;
       const bool met = ratio >= goal.min_ratio;
       missed += !met;
       std::printf("%-44s %-44s %8.1fx %6.1fx %s\n", goal.ours.c_str(), goal.baseline.c_str(),
                   ratio, goal.min_ratio, met ? "met" : "MISSED");
     }
+    if (unmeasured > 0) std::printf("%d goals not measured in this run\n", unmeasured);
     return missed;
   }
 

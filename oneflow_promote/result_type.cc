@@ -328,7 +328,11 @@ absl::StatusOr<DType> ResultTypeImpl(absl::Span<const Operand> operands, Policy 
 std::string Operand::ToString() const {
   switch (kind_) {
     case Kind::kTensor:
-      return absl::StrCat(IsValid(dtype_) ? Name(dtype_) : "invalid", ndim_ == 0 ? "[]" : "");
+      // Rank 2 and up is spelled with extents of 1, which ParseOperand reads back.
+      return absl::StrCat(IsValid(dtype_) ? Name(dtype_) : "invalid",
+                          ndim_ == 0   ? "[]"
+                          : ndim_ == 1 ? ""
+                                       : absl::StrCat("[", absl::StrJoin(std::vector<int>(ndim_, 1), ","), "]"));
     case Kind::kPyBool:
       return int_ != 0 ? "True" : "False";
     case Kind::kPyInt:

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "oneflow_promote/dtype.h"
+#include "oneflow_promote/functional/op_rules.h"
 #include "oneflow_promote/result_type.h"
 
 namespace oneflow_promote::testing {
@@ -38,6 +39,19 @@ struct TorchAnswer {
   std::string error;
 };
 TorchAnswer TorchResultType(const std::vector<at::Tensor>& tensors);
+
+// Calls libtorch's operator for `op` the way PyTorch's Python front end
+// does: `inputs` are the operands as tensors (Python scalars as wrapped
+// numbers), and where PyTorch has a Scalar overload that Python would pick
+// (pow(Tensor, Scalar), pow(Scalar, Tensor), where with scalar values) it is
+// called with the scalar instead. Throws c10::Error where PyTorch raises.
+at::Tensor RunTorchOp(functional::Op op, const std::vector<Operand>& operands,
+                      const std::vector<at::Tensor>& inputs);
+
+// The result dtype of RunTorchOp on tensors of ones (so that no integer
+// division meets a zero it was not given as a Python scalar), or the text
+// of libtorch's error.
+TorchAnswer TorchOpDType(functional::Op op, const std::vector<Operand>& operands);
 
 }  // namespace oneflow_promote::testing
 

@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "oneflow_promote/cli/cast_command.h"
 #include "oneflow_promote/cli/operand_parser.h"
+#include "oneflow_promote/functional/op_rules.h"
 
 namespace oneflow_promote::cli {
 namespace {
@@ -41,6 +42,9 @@ std::string Usage() {
   promote table [--policy=P]           the policy's pairwise table, as Markdown
   promote cast FROM TO VALUE...        each literal converted to FROM (one
                                        rounding), then cast to TO by the kernels
+  promote op NAME OPERAND...           the dtype the functional frontend's op
+                                       returns (add, div, div_floor, where, sum,
+                                       ...), or PyTorch's error
   promote --batch [flags]              one invocation per line of standard input,
                                        one answer line per input line
 OPERAND: int8 (a tensor with dimensions), int8[] (a 0-d tensor), or a Python
@@ -127,6 +131,18 @@ Answer RunInvocation(const std::vector<absl::string_view>& words, const Settings
     absl::StatusOr<std::string> answer = RunCastCommand(positional);
     if (!answer.ok()) return Error(answer.status());
     return {*std::move(answer), true};
+  }
+  if (command == "op") {
+    if (positional.size() < 2) return Error(absl::InvalidArgumentError("op needs a NAME"));
+    absl::StatusOr<functional::Op> op = functional::ParseOp(positional[1]);
+    if (!op.ok()) return Error(op.status());
+    absl::StatusOr<std::vector<Operand>> operands =
+        ParseOperands({positional.begin() + 2, positional.end()});
+    if (!operands.ok()) return Error(operands.status());
+    absl::StatusOr<functional::OpDTypes> dtypes =
+        functional::InferOpDTypes(*op, *operands, settings.options);
+    if (!dtypes.ok()) return Error(dtypes.status());
+    return {std::string(Name(dtypes->result)), true};
   }
   if (command == "explain") {
     positional.erase(positional.begin());

@@ -1,0 +1,192 @@
+// Cross-checks the functional frontend's op dtype rules (InferOpDTypes, and
+// `promote op` on top of it) against libtorch 1.13's operators, exhaustively:
+// every op on every operand, pair of operands (and, for where, every
+// condition with every pair of values) drawn from the 13 dtypes as 1-d, 2-d
+// and 0-d tensors plus Python scalars of every kind, including the values
+// PyTorch checks (0, 1, negative ints), under both default dtypes. Where
+// PyTorch raises, the rules must return an error; elsewhere the dtypes must
+// be equal.
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_join.h"
+#include "gtest/gtest.h"
+#include "oneflow_promote/cli/cli.h"
+#include "oneflow_promote/functional/op_rules.h"
+#include "tests/torch_oracle.h"
+
+namespace oneflow_promote::functional {
+namespace {
+
+using testing::SetTorchDefaultDType;
+using testing::TorchAnswer;
+using testing::TorchDTypes;
+using testing::TorchOpDType;
+
+constexpr DType kDefaultDTypes[] = {DType::kFloat32, DType::kFloat64};
+
+std::vector<Operand> ScalarPool() {
+  return {Operand::PyBool(true),      Operand::PyBool(false),     Operand::PyInt(0),
+          Operand::PyInt(1),          Operand::PyInt(2),          Operand::PyInt(-2),
+          Operand::PyInt(255),        Operand::PyInt(70000),      Operand::PyInt(int64_t{1} << 40),
+          Operand::PyFloat(-1.5),     Operand::PyFloat(1e300),    Operand::PyFloat(-1e39),
+          Operand::PyComplex({1e300, 0}),
+          Operand::PyFloat(1.5),      Operand::PyFloat(0.0),      Operand::PyFloat(1.0),
+          Operand::PyComplex({0, 2}), Operand::PyComplex({0, 0}), Operand::PyComplex({1, 0})};
+}
+
+std::vector<Operand> OperandPool() {
+  std::vector<Operand> pool;
+  for (DType dtype : TorchDTypes()) {
+    pool.push_back(Operand::Tensor(dtype, 1));
+    pool.push_back(Operand::Tensor(dtype, 0));
+  }
+  pool.push_back(Operand::Tensor(DType::kInt16, 2));
+  pool.push_back(Operand::Tensor(DType::kFloat32, 2));
+  for (const Operand& scalar : ScalarPool()) pool.push_back(scalar);
+  return pool;
+}
+
+std::string Spell(Op op, const std::vector<Operand>& operands, DType default_dtype) {
+  std::vector<std::string> words = {std::string(OpName(op))};
+  for (const Operand& operand : operands) words.push_back(operand.ToString());
+  return absl::StrCat(absl::StrJoin(words, " "), " (default ", Name(default_dtype), ")");
+}
+
+// Compares one call; counts and reports (the first few) mismatches.
+class Checker {
+ public:
+  void Check(Op op, const std::vector<Operand>& operands, DType default_dtype) {
+    ++calls_;
+    const TorchAnswer torch = TorchOpDType(op, operands);
+    const absl::StatusOr<OpDTypes> ours = InferOpDTypes(op, operands, {default_dtype});
+    const bool agree = torch.ok ? ours.ok() && ours->result == torch.dtype : !ours.ok();
+    if (agree) return;
+    if (++mismatches_ <= 40) {
+      ADD_FAILURE() << Spell(op, operands, default_dtype) << ": libtorch "
+                    << (torch.ok ? std::string(Name(torch.dtype)) : "error: " + torch.error)
+                    << ", ours "
+                    << (ours.ok() ? std::string(Name(ours->result))
+                                  : "error: " + std::string(ours.status().message()));
+    }
+  }
+  int64_t calls() const { return calls_; }
+  int64_t mismatches() const { return mismatches_; }
+
+ private:
+  int64_t calls_ = 0;
+  int64_t mismatches_ = 0;
+};
+
+class OpsVsTorch : public ::testing::TestWithParam<Op> {};
+
+TEST_P(OpsVsTorch, EveryOperandCombination) {
+  const Op op = GetParam();
+  const std::vector<Operand> pool = OperandPool();
+  Checker checker;
+  for (DType default_dtype : kDefaultDTypes) {
+    SetTorchDefaultDType(default_dtype);
+    switch (OpArity(op)) {
+      case 1:
+        for (const Operand& a : pool) checker.Check(op, {a}, default_dtype);
+        break;
+      case 2:
+        for (const Operand& a : pool) {
+          for (const Operand& b : pool) checker.Check(op, {a, b}, default_dtype);
+        }
+        break;
+      case 3: {
+        for (const Operand& c : pool) {
+          for (const Operand& a : pool) {
+            for (const Operand& b : pool) checker.Check(op, {c, a, b}, default_dtype);
+          }
+        }
+        break;
+      }
+    }
+  }
+  SetTorchDefaultDType(DType::kFloat32);
+  EXPECT_EQ(checker.mismatches(), 0) << "of " << checker.calls() << " calls";
+  std::cout << OpName(op) << ": " << checker.calls() << " calls compared\n";
+}
+
+INSTANTIATE_TEST_SUITE_P(AllOps, OpsVsTorch, ::testing::ValuesIn(kAllOps),
+                         [](const ::testing::TestParamInfo<Op>& info) {
+                           return std::string(OpName(info.param));
+                         });
+
+// `promote op` on random invocations, as a user types them, against
+// libtorch directly.
+TEST(OpsCliVsTorch, RandomInvocations) {
+  std::mt19937_64 rng(20261122);
+  const std::vector<Operand> pool = OperandPool();
+  int mismatches = 0;
+  constexpr int kInvocations = 6000;
+  for (int i = 0; i < kInvocations; ++i) {
+    const Op op = kAllOps[rng() % std::size(kAllOps)];
+    const DType default_dtype = kDefaultDTypes[rng() % 2];
+    std::vector<Operand> operands;
+    std::vector<std::string> words = {"op", std::string(OpName(op)),
+                                      absl::StrCat("--default-dtype=", Name(default_dtype))};
+    for (int k = 0; k < OpArity(op); ++k) {
+      operands.push_back(pool[rng() % pool.size()]);
+      words.push_back(operands.back().ToString());
+    }
+    SetTorchDefaultDType(default_dtype);
+    const TorchAnswer torch = TorchOpDType(op, operands);
+    const std::vector<absl::string_view> views(words.begin(), words.end());
+    const cli::Answer answer = cli::RunInvocation(views, {});
+    const bool agree = torch.ok ? answer.ok && answer.text == Name(torch.dtype)
+                                : !answer.ok && absl::StartsWith(answer.text, "error: ");
+    if (!agree && ++mismatches <= 20) {
+      ADD_FAILURE() << absl::StrJoin(words, " ") << ": libtorch "
+                    << (torch.ok ? std::string(Name(torch.dtype)) : "error: " + torch.error)
+                    << ", CLI " << answer.text;
+    }
+  }
+  SetTorchDefaultDType(DType::kFloat32);
+  EXPECT_EQ(mismatches, 0) << "of " << kInvocations;
+}
+
+// out= under PyTorch's can-cast rule, for every pair of dimensioned inputs
+// and every output dtype.
+TEST(OutputCastVsTorch, AddDivEqIntoEveryDType) {
+  int mismatches = 0;
+  for (Op op : {Op::kAdd, Op::kDiv, Op::kEq}) {
+    for (DType a : TorchDTypes()) {
+      for (DType b : TorchDTypes()) {
+        const absl::StatusOr<OpDTypes> dtypes =
+            InferOpDTypes(op, {Operand::Tensor(a, 1), Operand::Tensor(b, 1)});
+        if (!dtypes.ok()) continue;
+        for (DType out : TorchDTypes()) {
+          const at::Tensor x = at::ones({2}, at::TensorOptions().dtype(*testing::ToTorch(a)));
+          const at::Tensor y = at::ones({2}, at::TensorOptions().dtype(*testing::ToTorch(b)));
+          at::Tensor result = at::empty({2}, at::TensorOptions().dtype(*testing::ToTorch(out)));
+          bool torch_ok = true;
+          try {
+            if (op == Op::kAdd) at::add_out(result, x, y);
+            if (op == Op::kDiv) at::div_out(result, x, y);
+            if (op == Op::kEq) at::eq_out(result, x, y);
+          } catch (const c10::Error&) {
+            torch_ok = false;
+          }
+          const bool ours = CheckCanCastToOutput(dtypes->result, out).ok();
+          if (ours != torch_ok && ++mismatches <= 20) {
+            ADD_FAILURE() << OpName(op) << "(" << Name(a) << ", " << Name(b)
+                          << ", out=" << Name(out) << "): libtorch "
+                          << (torch_ok ? "ok" : "error") << ", ours " << (ours ? "ok" : "error");
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(mismatches, 0);
+}
+
+}  // namespace
+}  // namespace oneflow_promote::functional

@@ -11,6 +11,16 @@
 #include <limits>
 
 namespace oneflow_promote::testing {
+namespace {
+
+// c10::Error captures a backtrace (about a millisecond each); the oracle
+// only needs the message, and calls that libtorch rejects are common.
+const bool kNoBacktraces = [] {
+  c10::SetStackTraceFetcher([] { return std::string(); });
+  return true;
+}();
+
+}  // namespace
 
 const std::vector<DType>& TorchDTypes() {
   static const auto* dtypes = new std::vector<DType>{
@@ -158,13 +168,6 @@ at::Tensor RunTorchOp(functional::Op op, const std::vector<Operand>& operands,
 }
 
 TorchAnswer TorchOpDType(functional::Op op, const std::vector<Operand>& operands) {
-  // c10::Error captures a backtrace (about a millisecond); the oracle only
-  // needs the message.
-  static const bool no_backtraces = [] {
-    c10::SetStackTraceFetcher([] { return std::string(); });
-    return true;
-  }();
-  (void)no_backtraces;
   std::vector<at::Tensor> inputs;
   for (const Operand& operand : operands) {
     if (operand.is_tensor()) {

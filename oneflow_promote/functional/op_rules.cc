@@ -125,16 +125,6 @@ bool IsScalarEqualTo(const Operand& operand, int value) {
   return false;
 }
 
-// The dtypes' common dtype as PyTorch's TensorIterator finds it: operands
-// that already share one dtype keep it; otherwise result_type.
-absl::StatusOr<DType> CommonDType(absl::Span<const Operand> operands,
-                                  const PromotionOptions& options) {
-  bool all_same = true;
-  for (const Operand& operand : operands) all_same &= operand.dtype() == operands[0].dtype();
-  if (all_same) return operands[0].dtype();
-  return ResultType(operands, Policy::kTorch, options);
-}
-
 // The checks PyTorch makes on the operands themselves, before promotion.
 absl::Status CheckOperands(Op op, absl::Span<const Operand> operands) {
   switch (op) {
@@ -310,6 +300,30 @@ absl::StatusOr<Op> ParseOp(absl::string_view name) {
   return Invalid(absl::StrCat("unknown op '", name, "'; ops are ", absl::StrJoin(names, ", ")));
 }
 
+absl::StatusOr<DType> CommonDType(absl::Span<const Operand> operands,
+                                  absl::Span<const DType> floors, bool integers_to_float,
+                                  const PromotionOptions& options) {
+  if (operands.empty()) return Invalid("no operands to find a common dtype for");
+  if (!floors.empty() && floors.size() != operands.size()) {
+    return Invalid(absl::StrCat(floors.size(), " floors for ", operands.size(), " operands"));
+  }
+  bool all_same = true;
+  for (const Operand& operand : operands) all_same &= operand.dtype() == operands[0].dtype();
+  DType common = operands[0].dtype();
+  if (!all_same) {
+    absl::StatusOr<DType> promoted = ResultType(operands, Policy::kTorch, options);
+    if (!promoted.ok()) return promoted.status();
+    common = *promoted;
+  }
+  for (DType floor : floors) {
+    const Promotion p = PromoteTypes(common, floor, Policy::kTorch);
+    if (!p.ok()) return p.status();
+    common = p.dtype();
+  }
+  if (integers_to_float && IsIntegerOrBool(common)) common = options.default_dtype;
+  return common;
+}
+
 absl::StatusOr<OpDTypes> InferOpDTypes(Op op, absl::Span<const Operand> operands,
                                        const PromotionOptions& options) {
   if (static_cast<int>(operands.size()) != OpArity(op)) {
@@ -323,16 +337,16 @@ absl::StatusOr<OpDTypes> InferOpDTypes(Op op, absl::Span<const Operand> operands
   }
   if (absl::Status status = CheckOperands(op, operands); !status.ok()) return status;
 
-  absl::StatusOr<DType> common;
-  if (op == Op::kWhere) {
-    // where calls result_type on its values, with no same-dtype shortcut.
-    common = ResultType(operands.subspan(1), Policy::kTorch, options);
-  } else if (op == Op::kPow && operands[0].is_tensor() != operands[1].is_tensor()) {
-    // pow(Tensor, Scalar) and pow(Scalar, Tensor) call result_type too.
-    common = ResultType(operands, Policy::kTorch, options);
-  } else {
-    common = CommonDType(operands, options);
-  }
+  const OpSpec spec = SpecOf(op);
+  const DType kInt64Floors[] = {DType::kInt64};
+  absl::StatusOr<DType> common =
+      op == Op::kWhere
+          // where calls result_type on its values, with no same-dtype shortcut.
+          ? ResultType(operands.subspan(1), Policy::kTorch, options)
+          : CommonDType(operands,
+                        spec.rule == ResultRule::kInt64Floor ? absl::MakeConstSpan(kInt64Floors)
+                                                             : absl::Span<const DType>(),
+                        spec.rule == ResultRule::kFloat, options);
   if (!common.ok()) return common.status();
   if (op == Op::kWhere && operands[0].is_scalar() && operands[1].is_scalar() &&
       operands[1].dtype() == operands[2].dtype() && *common != operands[1].dtype()) {
@@ -344,19 +358,14 @@ absl::StatusOr<OpDTypes> InferOpDTypes(Op op, absl::Span<const Operand> operands
         " (libtorch's kernel asserts); pass the condition as a tensor"));
   }
 
-  const OpSpec spec = SpecOf(op);
   OpDTypes dtypes{*common, *common};
   switch (spec.rule) {
     case ResultRule::kCompute:
+    case ResultRule::kFloat:
+    case ResultRule::kInt64Floor:
       break;
     case ResultRule::kBool:
       dtypes.result = DType::kBool;
-      break;
-    case ResultRule::kFloat:
-      if (IsIntegerOrBool(*common)) dtypes.compute = dtypes.result = options.default_dtype;
-      break;
-    case ResultRule::kInt64Floor:
-      if (IsIntegerOrBool(*common)) dtypes.compute = dtypes.result = DType::kInt64;
       break;
     case ResultRule::kFloatingOnly:
       if (IsIntegerOrBool(*common)) {

@@ -129,6 +129,19 @@ struct OpDTypes {
 [[nodiscard]] absl::StatusOr<OpDTypes> InferOpDTypes(Op op, absl::Span<const Operand> operands,
                                                      const PromotionOptions& options = {});
 
+// The dtype a set of operands computes in, as PyTorch's TensorIterator and
+// OneFlow's TensorProcessor decide it: operands that all share one dtype
+// keep it (so a Python float alone is float64, as a libtorch wrapped number
+// is); otherwise ResultType under the torch policy. Then each operand's
+// floor is joined in (floors[i] is operand i's lowest dtype, kBool for none:
+// sum of int8 computes in int64), and with `integers_to_float` an integer or
+// bool result becomes options.default_dtype (true division of ints).
+// `floors` is empty or has one entry per operand.
+[[nodiscard]] absl::StatusOr<DType> CommonDType(absl::Span<const Operand> operands,
+                                                absl::Span<const DType> floors,
+                                                bool integers_to_float,
+                                                const PromotionOptions& options = {});
+
 // The check PyTorch makes before writing a result computed in `computed` to
 // an out= tensor or in place into an input of dtype `out`: c10::canCast.
 // The error is PyTorch's "result type float32 can't be cast to the desired

@@ -1,0 +1,54 @@
+// CPU kernels of the functional frontend's ops, after dtypes are decided:
+// elementwise ops over broadcast operands (with the casts of mixed-dtype
+// inputs either done beforehand or fused into the loop, block by block),
+// reductions, cumsum and dot. The element semantics of every op are in
+// docs/ops.md; integer arithmetic wraps, float16 and bfloat16 compute in
+// float32 and round once, complex32 in complex64.
+
+#ifndef ONEFLOW_PROMOTE_KERNELS_CPU_OPS_H_
+#define ONEFLOW_PROMOTE_KERNELS_CPU_OPS_H_
+
+#include <cstdint>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "oneflow_promote/functional/op_rules.h"
+#include "oneflow_promote/functional/tensor.h"
+
+namespace oneflow_promote::cpu_ops {
+
+// The shape `shapes` broadcast to, or PyTorch's error ("The size of tensor a
+// (3) must match the size of tensor b (4) at non-singleton dimension 1").
+[[nodiscard]] absl::StatusOr<TensorDims> BroadcastShapes(
+    absl::Span<const absl::Span<const int64_t>> shapes);
+
+// Whether Elementwise can convert these inputs block by block as it goes
+// (each input either has the output's shape and is contiguous, or has one
+// element); otherwise the caller casts them first.
+[[nodiscard]] bool CanFuseCasts(absl::Span<const Tensor> inputs, absl::Span<const int64_t> shape);
+
+// out = op(inputs...) elementwise, for op an elementwise op of op_rules.h
+// (binary ops, where, neg, abs, sqrt). `out` is contiguous with the
+// broadcast shape and dtype InferOpDTypes' result. Each input is read as
+// `compute` (where's condition as bool); an input of another dtype must
+// satisfy CanFuseCasts and is converted in cache-sized blocks. Integer
+// division by zero is an error ("ZeroDivisionError"), as in PyTorch.
+[[nodiscard]] absl::Status Elementwise(functional::Op op, DType compute,
+                                       absl::Span<const Tensor> inputs, Tensor& out,
+                                       int threads = 0);
+
+// sum, prod or mean of all elements of `input` (dtype `compute`) into the
+// 0-d tensor `out`; floating sums accumulate in float64 (complex128).
+[[nodiscard]] absl::Status ReduceAll(functional::Op op, const Tensor& input, Tensor& out);
+
+// Inclusive prefix sums of `input` (dtype `out`'s) along `dim` into the
+// contiguous `out` of the same shape; floating sums accumulate in float64.
+[[nodiscard]] absl::Status Cumsum(const Tensor& input, int64_t dim, Tensor& out);
+
+// The dot product of two 1-d tensors of out's dtype into the 0-d `out`.
+[[nodiscard]] absl::Status Dot(const Tensor& a, const Tensor& b, Tensor& out);
+
+}  // namespace oneflow_promote::cpu_ops
+
+#endif  // ONEFLOW_PROMOTE_KERNELS_CPU_OPS_H_

@@ -1,0 +1,160 @@
+// The functional frontend: dtype rules, then casts (materialized through
+// TensorProcessor, or fused into the kernel), then the CPU kernels.
+
+#include "oneflow_promote/functional/functional.h"
+
+#include <utility>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "kernels/cast.h"
+#include "kernels/cpu_ops.h"
+#include "oneflow_promote/functional/tensor_processor.h"
+
+namespace oneflow_promote::functional {
+namespace {
+
+absl::Status Invalid(std::string message) {
+  return absl::InvalidArgumentError(std::move(message));
+}
+
+// The inputs cast to `dtype` by TensorProcessor (whole tensors; wrapped
+// numbers on the host; inputs already of that dtype untouched).
+absl::StatusOr<absl::InlinedVector<Tensor, 3>> CastAll(absl::Span<const Tensor> inputs,
+                                                       DType dtype,
+                                                       const PromotionOptions& promotion) {
+  TensorProcessor<Tensor> processor(promotion);
+  absl::Status status =
+      processor.AddInputs(inputs).PromoteInputsToCommonDtype(true, dtype).Apply();
+  if (!status.ok()) return status;
+  return absl::InlinedVector<Tensor, 3>(processor.GetInputs().begin(),
+                                        processor.GetInputs().end());
+}
+
+absl::StatusOr<Tensor> RunElementwise(Op op, absl::Span<const Tensor> inputs,
+                                      const OpDTypes& dtypes, const OpOptions& options) {
+  absl::InlinedVector<absl::Span<const int64_t>, 3> shapes;
+  for (const Tensor& input : inputs) shapes.push_back(input.shape());
+  absl::StatusOr<TensorDims> shape = cpu_ops::BroadcastShapes(shapes);
+  if (!shape.ok()) return shape.status();
+  absl::StatusOr<Tensor> out = Tensor::Empty(dtypes.result, *shape);
+  if (!out.ok()) return out;
+
+  const bool fusable = cpu_ops::CanFuseCasts(inputs, *shape);
+  if (options.cast_path == CastPath::kFused && !fusable) {
+    return Invalid(absl::StrCat(OpName(op),
+                                ": cannot fuse casts into the kernel for these operands (each "
+                                "must be contiguous with the result's shape, or one element)"));
+  }
+  if (fusable && options.cast_path != CastPath::kMaterialized) {
+    if (absl::Status s = cpu_ops::Elementwise(op, dtypes.compute, inputs, *out, options.threads);
+        !s.ok()) {
+      return s;
+    }
+    return out;
+  }
+  // Materialized: where's condition becomes bool, the values the compute dtype.
+  const bool where = op == Op::kWhere;
+  absl::StatusOr<absl::InlinedVector<Tensor, 3>> cast =
+      CastAll(inputs.subspan(where ? 1 : 0), dtypes.compute, options.promotion);
+  if (!cast.ok()) return cast.status();
+  if (where) {
+    absl::StatusOr<Tensor> condition = inputs[0].To(DType::kBool);
+    if (!condition.ok()) return condition.status();
+    cast->insert(cast->begin(), *std::move(condition));
+  }
+  if (absl::Status s = cpu_ops::Elementwise(op, dtypes.compute, *cast, *out, options.threads);
+      !s.ok()) {
+    return s;
+  }
+  return out;
+}
+
+// Copies `result` into `destination` (same shape, contiguous), converting.
+absl::Status WriteInto(const Tensor& result, Tensor& destination, absl::string_view role) {
+  if (result.shape() != destination.shape()) {
+    return Invalid(absl::StrCat(role, " with shape [", absl::StrJoin(destination.shape(), ", "),
+                                "] doesn't match the broadcast shape [",
+                                absl::StrJoin(result.shape(), ", "), "]"));
+  }
+  if (!destination.is_contiguous()) {
+    return absl::UnimplementedError(
+        absl::StrCat(role, " must be contiguous; got ", destination.Describe()));
+  }
+  if (absl::Status s = CheckCanCastToOutput(result.dtype(), destination.dtype()); !s.ok()) {
+    return s;
+  }
+  return CastElements(result.data(), result.dtype(), destination.data(), destination.dtype(),
+                      result.numel());
+}
+
+}  // namespace
+
+absl::StatusOr<Tensor> Call(Op op, absl::Span<const Tensor> inputs, const OpOptions& options) {
+  absl::InlinedVector<Operand, 3> operands;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!inputs[i].defined()) {
+      return Invalid(absl::StrCat(OpName(op), "(): operand ", i + 1, " is an undefined tensor"));
+    }
+    operands.push_back(inputs[i].AsOperand());
+  }
+  absl::StatusOr<OpDTypes> dtypes = InferOpDTypes(op, operands, options.promotion);
+  if (!dtypes.ok()) return dtypes.status();
+
+  switch (op) {
+    case Op::kSum:
+    case Op::kProd:
+    case Op::kMean:
+    case Op::kCumsum: {
+      absl::StatusOr<absl::InlinedVector<Tensor, 3>> cast =
+          CastAll(inputs, dtypes->compute, options.promotion);
+      if (!cast.ok()) return cast.status();
+      const Tensor& x = (*cast)[0];
+      if (op != Op::kCumsum) {
+        absl::StatusOr<Tensor> out = Tensor::Empty(dtypes->result, {});
+        if (!out.ok()) return out;
+        if (absl::Status s = cpu_ops::ReduceAll(op, x, *out); !s.ok()) return s;
+        return out;
+      }
+      const int64_t rank = std::max<int64_t>(x.ndim(), 1);
+      const int64_t dim = options.dim < 0 ? options.dim + rank : options.dim;
+      if (dim < 0 || dim >= rank) {
+        return absl::OutOfRangeError(absl::StrCat(
+            "Dimension out of range (expected to be in range of [", -rank, ", ", rank - 1,
+            "], but got ", options.dim, ")"));
+      }
+      absl::StatusOr<Tensor> out = Tensor::Empty(dtypes->result, x.shape());
+      if (!out.ok()) return out;
+      if (absl::Status s = cpu_ops::Cumsum(x, dim, *out); !s.ok()) return s;
+      return out;
+    }
+    case Op::kDot: {
+      absl::StatusOr<Tensor> out = Tensor::Empty(dtypes->result, {});
+      if (!out.ok()) return out;
+      if (absl::Status s = cpu_ops::Dot(inputs[0], inputs[1], *out); !s.ok()) return s;
+      return out;
+    }
+    default:
+      return RunElementwise(op, inputs, *dtypes, options);
+  }
+}
+
+absl::Status CallOut(Op op, absl::Span<const Tensor> inputs, Tensor& out,
+                     const OpOptions& options) {
+  absl::StatusOr<Tensor> result = Call(op, inputs, options);
+  if (!result.ok()) return result.status();
+  return WriteInto(*result, out, "out=");
+}
+
+absl::Status CallInPlace(Op op, Tensor& self, absl::Span<const Tensor> others,
+                         const OpOptions& options) {
+  absl::InlinedVector<Tensor, 3> inputs = {self};
+  inputs.insert(inputs.end(), others.begin(), others.end());
+  absl::StatusOr<Tensor> result = Call(op, inputs, options);
+  if (!result.ok()) return result.status();
+  return WriteInto(*result, self, "output");
+}
+
+}  // namespace oneflow_promote::functional

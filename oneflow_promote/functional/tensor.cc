@@ -1,0 +1,201 @@
+// Tensor: allocation, views and conversion.
+
+#include "oneflow_promote/functional/tensor.h"
+
+#include <complex>
+#include <cstring>
+#include <limits>
+#include <new>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "kernels/cast.h"
+#include "kernels/convert.h"
+
+namespace oneflow_promote {
+namespace {
+
+// Buffers are aligned for 64-byte vector loads.
+constexpr std::align_val_t kAlignment{64};
+
+struct AlignedDelete {
+  void operator()(std::byte* p) const { ::operator delete[](p, kAlignment); }
+};
+
+TensorDims ContiguousStrides(absl::Span<const int64_t> shape) {
+  TensorDims strides(shape.size());
+  int64_t stride = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    strides[i] = stride;
+    stride *= shape[i];
+  }
+  return strides;
+}
+
+}  // namespace
+
+absl::StatusOr<Tensor> Tensor::Allocate(DType dtype, absl::Span<const int64_t> shape, bool zero) {
+  if (!IsValid(dtype)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Tensor: invalid dtype enum value ", static_cast<int>(dtype)));
+  }
+  int64_t count = 1;
+  for (int64_t extent : shape) {
+    if (extent < 0) {
+      return absl::InvalidArgumentError(absl::StrCat("Tensor: negative extent in shape [",
+                                                     absl::StrJoin(shape, ", "), "]"));
+    }
+    if (extent != 0 && count > std::numeric_limits<int64_t>::max() / 64 / extent) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Tensor: shape [", absl::StrJoin(shape, ", "), "] is too large"));
+    }
+    count *= extent;
+  }
+  Tensor tensor;
+  tensor.dtype_ = dtype;
+  tensor.shape_.assign(shape.begin(), shape.end());
+  tensor.strides_ = ContiguousStrides(shape);
+  tensor.buffer_bytes_ = std::max<int64_t>(count * static_cast<int64_t>(ItemSize(dtype)), 1);
+  std::byte* bytes = static_cast<std::byte*>(
+      ::operator new[](static_cast<size_t>(tensor.buffer_bytes_), kAlignment, std::nothrow));
+  if (bytes == nullptr) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("Tensor: cannot allocate ", tensor.buffer_bytes_, " bytes"));
+  }
+  if (zero) std::memset(bytes, 0, static_cast<size_t>(tensor.buffer_bytes_));
+  tensor.buffer_ = std::shared_ptr<std::byte[]>(bytes, AlignedDelete());
+  return tensor;
+}
+
+absl::StatusOr<Tensor> Tensor::Empty(DType dtype, absl::Span<const int64_t> shape) {
+  return Allocate(dtype, shape, /*zero=*/false);
+}
+
+absl::StatusOr<Tensor> Tensor::Zeros(DType dtype, absl::Span<const int64_t> shape) {
+  return Allocate(dtype, shape, /*zero=*/true);
+}
+
+Tensor Tensor::WrappedNumber(const Operand& scalar) {
+  // Allocation of one element of a valid dtype cannot fail short of
+  // std::bad_alloc territory.
+  Tensor tensor = *Allocate(scalar.dtype(), {}, /*zero=*/false);
+  switch (scalar.kind()) {
+    case Operand::Kind::kPyBool:
+      *tensor.data_as<bool>() = scalar.int_value() != 0;
+      break;
+    case Operand::Kind::kPyInt:
+      *tensor.data_as<int64_t>() = static_cast<int64_t>(static_cast<uint64_t>(scalar.int_value()));
+      break;
+    case Operand::Kind::kPyFloat:
+      *tensor.data_as<double>() = scalar.real_value();
+      break;
+    case Operand::Kind::kPyComplex:
+      *tensor.data_as<Complex<double>>() = {scalar.real_value(), scalar.imag_value()};
+      break;
+    case Operand::Kind::kTensor:
+      return Tensor();
+  }
+  tensor.wrapped_ = true;
+  tensor.scalar_ = scalar;
+  return tensor;
+}
+
+int64_t Tensor::numel() const {
+  int64_t count = 1;
+  for (int64_t extent : shape_) count *= extent;
+  return count;
+}
+
+bool Tensor::is_contiguous() const {
+  int64_t expected = 1;
+  for (size_t i = shape_.size(); i-- > 0;) {
+    if (shape_[i] == 0) return true;
+    if (shape_[i] != 1 && strides_[i] != expected) return false;
+    expected *= shape_[i];
+  }
+  return true;
+}
+
+absl::StatusOr<Tensor> Tensor::AsStrided(absl::Span<const int64_t> shape,
+                                         absl::Span<const int64_t> strides,
+                                         int64_t offset_elements) const {
+  if (!defined()) return absl::FailedPreconditionError("AsStrided on an undefined tensor");
+  if (shape.size() != strides.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("AsStrided: ", shape.size(),
+                                                   " extents but ", strides.size(), " strides"));
+  }
+  const int64_t item = static_cast<int64_t>(ItemSize(dtype_));
+  int64_t low = offset_elements, high = offset_elements;
+  bool empty = false;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] < 0) return absl::InvalidArgumentError("AsStrided: negative extent");
+    if (shape[i] == 0) empty = true;
+    const int64_t reach = (shape[i] - 1) * strides[i];
+    (reach < 0 ? low : high) += reach;
+  }
+  if (!empty && (low < 0 || (high + 1) * item > buffer_bytes_)) {
+    return absl::OutOfRangeError(absl::StrCat(
+        "AsStrided: the view [", absl::StrJoin(shape, ", "), "] with strides [",
+        absl::StrJoin(strides, ", "), "] at offset ", offset_elements, " reaches outside the ",
+        buffer_bytes_ / item, "-element buffer"));
+  }
+  Tensor view = *this;
+  view.wrapped_ = false;
+  view.shape_.assign(shape.begin(), shape.end());
+  view.strides_.assign(strides.begin(), strides.end());
+  view.offset_bytes_ = offset_elements * item;
+  return view;
+}
+
+absl::StatusOr<Tensor> Tensor::Transpose(int64_t a, int64_t b) const {
+  if (a < 0 || b < 0 || a >= ndim() || b >= ndim()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Transpose(", a, ", ", b, ") of a ", ndim(), "-d tensor"));
+  }
+  TensorDims shape = shape_, strides = strides_;
+  std::swap(shape[a], shape[b]);
+  std::swap(strides[a], strides[b]);
+  return AsStrided(shape, strides, offset_bytes_ / static_cast<int64_t>(ItemSize(dtype_)));
+}
+
+absl::StatusOr<Tensor> Tensor::Clone() const {
+  absl::StatusOr<Tensor> copy = Empty(dtype_, shape_);
+  if (!copy.ok()) return copy;
+  if (absl::Status s = CastStrided(data(), dtype_, shape_, strides_, copy->data(), dtype_); !s.ok()) {
+    return s;
+  }
+  return copy;
+}
+
+absl::StatusOr<Tensor> Tensor::To(DType dtype) const {
+  if (!defined()) return absl::FailedPreconditionError("To() on an undefined tensor");
+  if (dtype == dtype_) return *this;
+  absl::StatusOr<Tensor> out = Empty(dtype, shape_);
+  if (!out.ok()) return out;
+  if (wrapped_) {
+    // A Python scalar converts on the host, with no kernel dispatch.
+    VisitDType(dtype_, [&](auto from_tag) {
+      using From = typename decltype(from_tag)::type;
+      VisitDType(dtype, [&](auto to_tag) {
+        using To = typename decltype(to_tag)::type;
+        *out->data_as<To>() = Convert<To>(*data_as<From>());
+      });
+    });
+    return out;
+  }
+  const absl::Status status =
+      is_contiguous() ? CastElements(data(), dtype_, out->data(), dtype, numel())
+                      : CastStrided(data(), dtype_, shape_, strides_, out->data(), dtype);
+  if (!status.ok()) return status;
+  return out;
+}
+
+std::string Tensor::Describe() const {
+  if (!defined()) return "undefined tensor";
+  std::string text = absl::StrCat(Name(dtype_), "[", absl::StrJoin(shape_, ", "), "]");
+  if (wrapped_) absl::StrAppend(&text, " (Python ", scalar_.ToString(), ")");
+  return text;
+}
+
+}  // namespace oneflow_promote

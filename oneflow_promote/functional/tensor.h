@@ -1,0 +1,127 @@
+// Tensor: the library's own reference tensor, for users who bring no
+// framework. A dtype, a shape, element strides and an offset into a shared
+// host buffer; 0-d tensors; and "wrapped numbers", the 0-d tensors PyTorch
+// makes from Python scalars, which remember the Python value so that the
+// promotion rules see a scalar, not a tensor.
+//
+//   absl::StatusOr<Tensor> x = Tensor::FromValues<int8_t>({1, 2, 3}, {3});
+//   Tensor half = Tensor::WrappedNumber(Operand::PyFloat(0.5));
+//
+// Copies share the buffer (like at::Tensor); Clone() copies the elements.
+
+#ifndef ONEFLOW_PROMOTE_FUNCTIONAL_TENSOR_H_
+#define ONEFLOW_PROMOTE_FUNCTIONAL_TENSOR_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "oneflow_promote/dtype.h"
+#include "oneflow_promote/result_type.h"
+
+namespace oneflow_promote {
+
+// Sizes and strides up to rank 6 live inside the tensor; higher ranks use
+// the heap.
+using TensorDims = absl::InlinedVector<int64_t, 6>;
+
+class Tensor {
+ public:
+  // An undefined tensor (defined() is false).
+  Tensor() = default;
+
+  // A contiguous tensor of `shape` whose elements are uninitialized. Errors
+  // for an invalid dtype, a negative extent, or a size that overflows.
+  [[nodiscard]] static absl::StatusOr<Tensor> Empty(DType dtype, absl::Span<const int64_t> shape);
+  // Like Empty, with every byte zero (0, false, +0.0).
+  [[nodiscard]] static absl::StatusOr<Tensor> Zeros(DType dtype, absl::Span<const int64_t> shape);
+  // A contiguous tensor holding `values` (row-major); their count must be
+  // the shape's element count. T is a storage type (int8_t, float, Float16,
+  // Complex<double>, ...).
+  template <typename T>
+  [[nodiscard]] static absl::StatusOr<Tensor> FromValues(absl::Span<const T> values,
+                                                         absl::Span<const int64_t> shape);
+  // A 0-d tensor made from a Python scalar, as PyTorch wraps one: its dtype
+  // is the Python type's (bool, int64, float64, complex128; ints beyond
+  // int64 wrap), and AsOperand() gives back the scalar.
+  [[nodiscard]] static Tensor WrappedNumber(const Operand& scalar);
+
+  [[nodiscard]] bool defined() const { return buffer_ != nullptr; }
+  [[nodiscard]] DType dtype() const { return dtype_; }
+  [[nodiscard]] int64_t ndim() const { return static_cast<int64_t>(shape_.size()); }
+  [[nodiscard]] absl::Span<const int64_t> shape() const { return shape_; }
+  // Element strides (not bytes); 0 repeats an element along a dimension.
+  [[nodiscard]] absl::Span<const int64_t> strides() const { return strides_; }
+  [[nodiscard]] int64_t numel() const;
+  // Row-major with no gaps (any tensor of at most one element is).
+  [[nodiscard]] bool is_contiguous() const;
+  [[nodiscard]] bool is_wrapped_number() const { return wrapped_; }
+
+  // How the promotion rules see this tensor: Operand::Tensor(dtype, ndim),
+  // or the Python scalar of a wrapped number.
+  [[nodiscard]] Operand AsOperand() const {
+    return wrapped_ ? scalar_ : Operand::Tensor(dtype_, ndim());
+  }
+
+  // The first element's address.
+  [[nodiscard]] void* data() const { return buffer_.get() + offset_bytes_; }
+  template <typename T>
+  [[nodiscard]] T* data_as() const {
+    return static_cast<T*>(data());
+  }
+
+  // A view of the same buffer with another shape, strides and element
+  // offset (no copy); errors when it would reach outside the buffer.
+  [[nodiscard]] absl::StatusOr<Tensor> AsStrided(absl::Span<const int64_t> shape,
+                                                 absl::Span<const int64_t> strides,
+                                                 int64_t offset_elements) const;
+  // A view with dimensions `a` and `b` swapped (non-contiguous in general).
+  [[nodiscard]] absl::StatusOr<Tensor> Transpose(int64_t a, int64_t b) const;
+
+  // The elements in a new contiguous buffer; the copy is not a wrapped number.
+  [[nodiscard]] absl::StatusOr<Tensor> Clone() const;
+  // A new contiguous tensor of `dtype` with the elements converted (the
+  // library's cast kernels; a wrapped number converts on the host, with no
+  // kernel dispatch, into a plain 0-d tensor). The same dtype returns this
+  // tensor, sharing storage.
+  [[nodiscard]] absl::StatusOr<Tensor> To(DType dtype) const;
+
+  // "int8[2, 3]", "float32[]", "float64[] (Python 2.5)".
+  [[nodiscard]] std::string Describe() const;
+
+ private:
+  static absl::StatusOr<Tensor> Allocate(DType dtype, absl::Span<const int64_t> shape, bool zero);
+
+  std::shared_ptr<std::byte[]> buffer_;
+  int64_t buffer_bytes_ = 0;
+  int64_t offset_bytes_ = 0;
+  DType dtype_ = DType::kFloat32;
+  TensorDims shape_;
+  TensorDims strides_;
+  bool wrapped_ = false;
+  Operand scalar_ = Operand::PyBool(false);
+};
+
+template <typename T>
+absl::StatusOr<Tensor> Tensor::FromValues(absl::Span<const T> values,
+                                          absl::Span<const int64_t> shape) {
+  absl::StatusOr<Tensor> tensor = Empty(DTypeOf<T>::value, shape);
+  if (!tensor.ok()) return tensor;
+  if (static_cast<int64_t>(values.size()) != tensor->numel()) {
+    return absl::InvalidArgumentError(
+        "Tensor::FromValues: " + std::to_string(values.size()) + " values for " +
+        tensor->Describe() + ", which has " + std::to_string(tensor->numel()) + " elements");
+  }
+  T* out = tensor->template data_as<T>();
+  for (size_t i = 0; i < values.size(); ++i) out[i] = values[i];
+  return tensor;
+}
+
+}  // namespace oneflow_promote
+
+#endif  // ONEFLOW_PROMOTE_FUNCTIONAL_TENSOR_H_

@@ -132,6 +132,34 @@ bool Close(double ours, double theirs, Tolerance tol) {
   return std::fabs(ours - theirs) <= tol.atol + tol.rtol * std::fabs(theirs);
 }
 
+// "" when `ours` has libtorch's dtype, shape and values; else what differs.
+// Values compare within the tolerance of their dtype, or of `computed_in`
+// when that is looser (a float32 result written into a float64 out=).
+std::string Mismatch(const Tensor& ours, const at::Tensor& theirs,
+                     DType computed_in = DType::kBool) {
+  const DType dtype = FromTorch(theirs.scalar_type());
+  if (ours.dtype() != dtype) {
+    return absl::StrCat("dtype ", Name(ours.dtype()), " vs libtorch ", Name(dtype));
+  }
+  if (std::vector<int64_t>(ours.shape().begin(), ours.shape().end()) != theirs.sizes().vec()) {
+    return absl::StrCat("shape [", absl::StrJoin(ours.shape(), ","), "] vs libtorch [",
+                        absl::StrJoin(theirs.sizes(), ","), "]");
+  }
+  const at::Tensor expected = theirs.to(at::kComplexDouble).contiguous();
+  const Tensor actual = *ours.To(DType::kComplex128);
+  const auto* e = expected.data_ptr<c10::complex<double>>();
+  const auto* a = actual.data_as<Complex<double>>();
+  Tolerance tol = ToleranceFor(dtype);
+  if (ToleranceFor(computed_in).rtol > tol.rtol) tol = ToleranceFor(computed_in);
+  for (int64_t i = 0; i < actual.numel(); ++i) {
+    if (!Close(a[i].real, e[i].real(), tol) || !Close(a[i].imag, e[i].imag(), tol)) {
+      return absl::StrCat("element ", i, " is (", a[i].real, ",", a[i].imag, "), libtorch (",
+                          e[i].real(), ",", e[i].imag(), ")");
+    }
+  }
+  return "";
+}
+
 class Comparison {
  public:
   void Run(Op op, const std::vector<Input>& inputs, DType default_dtype, CastPath path) {
@@ -171,25 +199,8 @@ class Comparison {
       return;
     }
     ++compared_;
-    const DType dtype = FromTorch(theirs.scalar_type());
-    if (ours->dtype() != dtype) {
-      return Fail(absl::StrCat(what, ": dtype ", Name(ours->dtype()), " vs libtorch ",
-                               Name(dtype)));
-    }
-    if (std::vector<int64_t>(ours->shape().begin(), ours->shape().end()) != theirs.sizes().vec()) {
-      return Fail(absl::StrCat(what, ": shape [", absl::StrJoin(ours->shape(), ","),
-                               "] vs libtorch [", absl::StrJoin(theirs.sizes(), ","), "]"));
-    }
-    const at::Tensor expected = theirs.to(at::kComplexDouble).contiguous();
-    const Tensor actual = *ours->To(DType::kComplex128);
-    const auto* e = expected.data_ptr<c10::complex<double>>();
-    const auto* a = actual.data_as<Complex<double>>();
-    const Tolerance tol = ToleranceFor(dtype);
-    for (int64_t i = 0; i < actual.numel(); ++i) {
-      if (!Close(a[i].real, e[i].real(), tol) || !Close(a[i].imag, e[i].imag(), tol)) {
-        return Fail(absl::StrCat(what, ": element ", i, " is (", a[i].real, ",", a[i].imag,
-                                 "), libtorch (", e[i].real(), ",", e[i].imag(), ")"));
-      }
+    if (const std::string mismatch = Mismatch(*ours, theirs); !mismatch.empty()) {
+      Fail(absl::StrCat(what, ": ", mismatch));
     }
   }
 
@@ -286,6 +297,91 @@ INSTANTIATE_TEST_SUITE_P(AllOps, FunctionalVsTorch, ::testing::ValuesIn(kAllOps)
                          [](const ::testing::TestParamInfo<Op>& info) {
                            return std::string(OpName(info.param));
                          });
+
+// out= and in place, under PyTorch's can-cast rule: every pair of input
+// dtypes into every output dtype.
+TEST(FunctionalVsTorch, OutAndInPlace) {
+  std::mt19937_64 rng(99);
+  int failures = 0, compared = 0;
+  const auto fail = [&](const std::string& message) {
+    if (++failures <= 30) ADD_FAILURE() << message;
+  };
+  for (Op op : {Op::kAdd, Op::kSub, Op::kMul, Op::kDiv, Op::kRemainder, Op::kBitwiseAnd, Op::kEq}) {
+    for (DType a : TorchDTypes()) {
+      for (DType b : TorchDTypes()) {
+        const Input x = MakeTensor(a, 0, rng), y = MakeTensor(b, 1, rng);
+        for (DType out_dtype : TorchDTypes()) {
+          const std::string what = absl::StrCat(OpName(op), "(", Name(a), ", ", Name(b),
+                                                ", out=", Name(out_dtype), ")");
+          Tensor out = *Tensor::Zeros(out_dtype, {3, 4});
+          const absl::Status ours = CallOut(op, {x.ours, y.ours}, out);
+          at::Tensor theirs = at::zeros({3, 4}, at::TensorOptions().dtype(*ToTorch(out_dtype)));
+          bool torch_ok = true;
+          try {
+            switch (op) {
+              case Op::kAdd: at::add_out(theirs, x.torch, y.torch); break;
+              case Op::kSub: at::sub_out(theirs, x.torch, y.torch); break;
+              case Op::kMul: at::mul_out(theirs, x.torch, y.torch); break;
+              case Op::kDiv: at::div_out(theirs, x.torch, y.torch); break;
+              case Op::kRemainder: at::remainder_out(theirs, x.torch, y.torch); break;
+              case Op::kBitwiseAnd: at::bitwise_and_out(theirs, x.torch, y.torch); break;
+              default: at::eq_out(theirs, x.torch, y.torch); break;
+            }
+          } catch (const std::exception&) {
+            torch_ok = false;
+          }
+          if (torch_ok != ours.ok()) {
+            fail(absl::StrCat(what, ": libtorch ", torch_ok ? "ok" : "error", ", ours ",
+                              ours.ToString()));
+          } else if (torch_ok) {
+            const OpDTypes dtypes = *InferOpDTypes(op, {x.operand, y.operand});
+            // libtorch 1.13's vectorized eq with a non-bool out= compares
+            // only the real parts of complex inputs (float64[12] == (1.5+3j)
+            // gives 1); ours compares both.
+            if (op == Op::kEq && IsComplex(dtypes.compute) && out_dtype != DType::kBool) continue;
+            ++compared;
+            if (const std::string m = Mismatch(out, theirs, dtypes.result); !m.empty()) {
+              fail(what + ": " + m);
+            }
+          }
+        }
+        // In place: x op= y.
+        const std::string what = absl::StrCat(Name(a), ".", OpName(op), "_(", Name(b), ")");
+        Tensor self = *x.ours.Clone();
+        const absl::Status ours = CallInPlace(op, self, {y.ours});
+        at::Tensor theirs = x.torch.clone();
+        bool torch_ok = true;
+        try {
+          switch (op) {
+            case Op::kAdd: theirs.add_(y.torch); break;
+            case Op::kSub: theirs.sub_(y.torch); break;
+            case Op::kMul: theirs.mul_(y.torch); break;
+            case Op::kDiv: theirs.div_(y.torch); break;
+            case Op::kRemainder: theirs.remainder_(y.torch); break;
+            case Op::kBitwiseAnd: theirs.bitwise_and_(y.torch); break;
+            default: theirs.eq_(y.torch); break;
+          }
+        } catch (const std::exception&) {
+          torch_ok = false;
+        }
+        if (torch_ok != ours.ok()) {
+          fail(absl::StrCat(what, ": libtorch ", torch_ok ? "ok" : "error", ", ours ",
+                            ours.ToString()));
+        } else if (torch_ok) {
+          const OpDTypes dtypes = *InferOpDTypes(op, {x.operand, y.operand});
+          if (op == Op::kEq && IsComplex(dtypes.compute) && a != DType::kBool) continue;  // as above
+          ++compared;
+          const DType computed = dtypes.result;
+          if (const std::string m = Mismatch(self, theirs, computed); !m.empty()) {
+            fail(what + ": " + m);
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(failures, 0);
+  EXPECT_GT(compared, 1000);
+}
 
 }  // namespace
 }  // namespace oneflow_promote::functional

@@ -2,6 +2,8 @@
 
 #include "tests/torch_oracle.h"
 
+#include "oneflow_promote/functional/torch_tensor_traits.h"
+
 #include <ATen/ScalarOps.h>
 #include <ATen/native/TypeProperties.h>
 #include <c10/core/DefaultDtype.h>
@@ -30,30 +32,12 @@ const std::vector<DType>& TorchDTypes() {
   return *dtypes;
 }
 
-std::optional<at::ScalarType> ToTorch(DType dtype) {
-  switch (dtype) {
-    case DType::kBool: return at::kBool;
-    case DType::kUInt8: return at::kByte;
-    case DType::kInt8: return at::kChar;
-    case DType::kInt16: return at::kShort;
-    case DType::kInt32: return at::kInt;
-    case DType::kInt64: return at::kLong;
-    case DType::kFloat16: return at::kHalf;
-    case DType::kBFloat16: return at::kBFloat16;
-    case DType::kFloat32: return at::kFloat;
-    case DType::kFloat64: return at::kDouble;
-    case DType::kComplex32: return at::kComplexHalf;
-    case DType::kComplex64: return at::kComplexFloat;
-    case DType::kComplex128: return at::kComplexDouble;
-    default: return std::nullopt;
-  }
-}
+std::optional<at::ScalarType> ToTorch(DType dtype) { return ToTorchScalarType(dtype); }
 
 DType FromTorch(at::ScalarType type) {
-  for (DType dtype : TorchDTypes()) {
-    if (ToTorch(dtype) == type) return dtype;
-  }
-  std::abort();  // a dtype libtorch 1.13 does not return from promotion
+  const std::optional<DType> dtype = FromTorchScalarType(type);
+  if (!dtype.has_value()) std::abort();  // libtorch returned a dtype outside the 13
+  return *dtype;
 }
 
 at::Tensor ToTorchOperand(const Operand& operand) {

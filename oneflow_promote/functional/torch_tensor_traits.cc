@@ -1,0 +1,89 @@
+// TensorTraits<at::Tensor>: dtype mapping, wrapped numbers, casts by this
+// library's kernels on libtorch's buffers.
+
+#include "oneflow_promote/functional/torch_tensor_traits.h"
+
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "kernels/cast.h"
+#include "kernels/convert.h"
+
+namespace oneflow_promote {
+namespace {
+
+struct DTypePair {
+  DType dtype;
+  at::ScalarType torch;
+};
+constexpr DTypePair kPairs[] = {
+    {DType::kBool, at::kBool},          {DType::kUInt8, at::kByte},
+    {DType::kInt8, at::kChar},          {DType::kInt16, at::kShort},
+    {DType::kInt32, at::kInt},          {DType::kInt64, at::kLong},
+    {DType::kFloat16, at::kHalf},       {DType::kBFloat16, at::kBFloat16},
+    {DType::kFloat32, at::kFloat},      {DType::kFloat64, at::kDouble},
+    {DType::kComplex32, at::kComplexHalf}, {DType::kComplex64, at::kComplexFloat},
+    {DType::kComplex128, at::kComplexDouble}};
+
+}  // namespace
+
+std::optional<at::ScalarType> ToTorchScalarType(DType dtype) {
+  for (const DTypePair& pair : kPairs) {
+    if (pair.dtype == dtype) return pair.torch;
+  }
+  return std::nullopt;
+}
+
+std::optional<DType> FromTorchScalarType(at::ScalarType type) {
+  for (const DTypePair& pair : kPairs) {
+    if (pair.torch == type) return pair.dtype;
+  }
+  return std::nullopt;
+}
+
+Operand TensorTraits<at::Tensor>::ScalarOf(const at::Tensor& t) {
+  const at::Scalar value = t.item();
+  if (value.isBoolean()) return Operand::PyBool(value.toBool());
+  if (value.isIntegral(/*includeBool=*/false)) return Operand::PyInt(value.toLong());
+  if (value.isComplex()) {
+    const c10::complex<double> z = value.toComplexDouble();
+    return Operand::PyComplex({z.real(), z.imag()});
+  }
+  return Operand::PyFloat(value.toDouble());
+}
+
+absl::StatusOr<at::Tensor> TensorTraits<at::Tensor>::Cast(const at::Tensor& t, DType dtype) {
+  const std::optional<at::ScalarType> target = ToTorchScalarType(dtype);
+  const std::optional<DType> source = FromTorchScalarType(t.scalar_type());
+  if (!target.has_value() || !source.has_value()) {
+    return absl::InvalidArgumentError(absl::StrCat("cannot cast a libtorch ",
+                                                   c10::toString(t.scalar_type()), " tensor to ",
+                                                   Name(dtype), ": libtorch 1.13 lacks one of them"));
+  }
+  at::Tensor out = at::empty(t.sizes(), t.options().dtype(*target));
+  if (t.numel() == 0) return out;
+  if (IsWrappedNumber(t)) {
+    // A Python scalar: convert on the host, with no kernel dispatch.
+    VisitDType(*source, [&](auto from_tag) {
+      using From = typename decltype(from_tag)::type;
+      VisitDType(dtype, [&](auto to_tag) {
+        using To = typename decltype(to_tag)::type;
+        *static_cast<To*>(out.data_ptr()) = Convert<To>(*static_cast<const From*>(t.data_ptr()));
+      });
+    });
+    return out;
+  }
+  const Device device = t.is_cuda() ? Device::Cuda(t.device().index()) : Device::Cpu();
+  absl::Status status;
+  if (t.is_contiguous()) {
+    status = CastElements(t.data_ptr(), *source, out.data_ptr(), dtype, t.numel(), device);
+  } else {
+    const std::vector<int64_t> shape = t.sizes().vec(), strides = t.strides().vec();
+    status = CastStrided(t.data_ptr(), *source, shape, strides, out.data_ptr(), dtype, device);
+  }
+  if (!status.ok()) return status;
+  return out;
+}
+
+}  // namespace oneflow_promote

@@ -1,0 +1,48 @@
+// TensorProcessor for libtorch's at::Tensor: the adapter that lets a
+// PyTorch-based frontend use this library's promotion rules and cast
+// kernels on its own tensors. Casts allocate an at::Tensor of the target
+// dtype and fill it with CastElements / CastStrided on the data pointers
+// (CPU, or CUDA on the tensor's device and the default stream); wrapped
+// numbers (Python scalars) convert on the host.
+//
+//   TensorProcessor<at::Tensor> processor;
+//   absl::Status s = processor.AddInputs({x, y}).PromoteInputsToCommonDtype(true).Apply();
+//   at::Tensor sum = at::add(processor.GetInputs()[0], processor.GetInputs()[1]);
+
+#ifndef ONEFLOW_PROMOTE_FUNCTIONAL_TORCH_TENSOR_TRAITS_H_
+#define ONEFLOW_PROMOTE_FUNCTIONAL_TORCH_TENSOR_TRAITS_H_
+
+#include <ATen/ATen.h>
+
+#include <optional>
+
+#include "absl/status/statusor.h"
+#include "oneflow_promote/dtype.h"
+#include "oneflow_promote/functional/tensor_processor.h"
+
+namespace oneflow_promote {
+
+// The ScalarType of a dtype libtorch 1.13 has (the 13 core dtypes).
+[[nodiscard]] std::optional<at::ScalarType> ToTorchScalarType(DType dtype);
+// The dtype of a ScalarType; nullopt for libtorch's quantized and other
+// types this library does not have.
+[[nodiscard]] std::optional<DType> FromTorchScalarType(at::ScalarType type);
+
+template <>
+struct TensorTraits<at::Tensor> {
+  // A dtype this library lacks maps to an invalid DType, which Apply()
+  // reports with the operand's position.
+  static DType DTypeOf(const at::Tensor& t) {
+    return FromTorchScalarType(t.scalar_type()).value_or(static_cast<DType>(0xff));
+  }
+  static int64_t NDim(const at::Tensor& t) { return t.dim(); }
+  static bool IsWrappedNumber(const at::Tensor& t) {
+    return t.unsafeGetTensorImpl()->is_wrapped_number();
+  }
+  static Operand ScalarOf(const at::Tensor& t);
+  static absl::StatusOr<at::Tensor> Cast(const at::Tensor& t, DType dtype);
+};
+
+}  // namespace oneflow_promote
+
+#endif  // ONEFLOW_PROMOTE_FUNCTIONAL_TORCH_TENSOR_TRAITS_H_

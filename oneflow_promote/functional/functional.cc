@@ -33,13 +33,23 @@ absl::StatusOr<absl::InlinedVector<Tensor, 3>> CastAll(absl::Span<const Tensor> 
                                         processor.GetInputs().end());
 }
 
+// `destination` (out= or the in-place tensor), when the kernel can write
+// into it directly: the result's dtype and shape, contiguous.
+bool WritesDirectly(const Tensor* destination, DType dtype, absl::Span<const int64_t> shape) {
+  return destination != nullptr && destination->dtype() == dtype &&
+         destination->shape() == shape && destination->is_contiguous();
+}
+
 absl::StatusOr<Tensor> RunElementwise(Op op, absl::Span<const Tensor> inputs,
-                                      const OpDTypes& dtypes, const OpOptions& options) {
+                                      const OpDTypes& dtypes, const OpOptions& options,
+                                      const Tensor* destination) {
   absl::InlinedVector<absl::Span<const int64_t>, 3> shapes;
   for (const Tensor& input : inputs) shapes.push_back(input.shape());
   absl::StatusOr<TensorDims> shape = cpu_ops::BroadcastShapes(shapes);
   if (!shape.ok()) return shape.status();
-  absl::StatusOr<Tensor> out = Tensor::Empty(dtypes.result, *shape);
+  absl::StatusOr<Tensor> out = WritesDirectly(destination, dtypes.result, *shape)
+                                   ? *destination
+                                   : Tensor::Empty(dtypes.result, *shape);
   if (!out.ok()) return out;
 
   const bool fusable = cpu_ops::CanFuseCasts(inputs, *shape);
@@ -72,8 +82,12 @@ absl::StatusOr<Tensor> RunElementwise(Op op, absl::Span<const Tensor> inputs,
   return out;
 }
 
-// Copies `result` into `destination` (same shape, contiguous), converting.
+// Copies `result` into `destination` (same shape, contiguous), converting;
+// nothing to do when the kernel wrote there already.
 absl::Status WriteInto(const Tensor& result, Tensor& destination, absl::string_view role) {
+  if (result.data() == destination.data() && result.dtype() == destination.dtype()) {
+    return absl::OkStatus();
+  }
   if (result.shape() != destination.shape()) {
     return Invalid(absl::StrCat(role, " with shape [", absl::StrJoin(destination.shape(), ", "),
                                 "] doesn't match the broadcast shape [",
@@ -90,9 +104,10 @@ absl::Status WriteInto(const Tensor& result, Tensor& destination, absl::string_v
                       result.numel());
 }
 
-}  // namespace
-
-absl::StatusOr<Tensor> Call(Op op, absl::Span<const Tensor> inputs, const OpOptions& options) {
+// Call, writing elementwise results straight into `destination` where it
+// fits (see WritesDirectly); the caller checks what it gets back.
+absl::StatusOr<Tensor> Run(Op op, absl::Span<const Tensor> inputs, const OpOptions& options,
+                           const Tensor* destination) {
   absl::InlinedVector<Operand, 3> operands;
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!inputs[i].defined()) {
@@ -137,13 +152,26 @@ absl::StatusOr<Tensor> Call(Op op, absl::Span<const Tensor> inputs, const OpOpti
       return out;
     }
     default:
-      return RunElementwise(op, inputs, *dtypes, options);
+      if (destination != nullptr) {
+        // Checked before the kernel runs, so a refused in-place op leaves
+        // its tensor untouched.
+        if (absl::Status s = CheckCanCastToOutput(dtypes->result, destination->dtype()); !s.ok()) {
+          return s;
+        }
+      }
+      return RunElementwise(op, inputs, *dtypes, options, destination);
   }
+}
+
+}  // namespace
+
+absl::StatusOr<Tensor> Call(Op op, absl::Span<const Tensor> inputs, const OpOptions& options) {
+  return Run(op, inputs, options, nullptr);
 }
 
 absl::Status CallOut(Op op, absl::Span<const Tensor> inputs, Tensor& out,
                      const OpOptions& options) {
-  absl::StatusOr<Tensor> result = Call(op, inputs, options);
+  absl::StatusOr<Tensor> result = Run(op, inputs, options, &out);
   if (!result.ok()) return result.status();
   return WriteInto(*result, out, "out=");
 }
@@ -152,7 +180,7 @@ absl::Status CallInPlace(Op op, Tensor& self, absl::Span<const Tensor> others,
                          const OpOptions& options) {
   absl::InlinedVector<Tensor, 3> inputs = {self};
   inputs.insert(inputs.end(), others.begin(), others.end());
-  absl::StatusOr<Tensor> result = Call(op, inputs, options);
+  absl::StatusOr<Tensor> result = Run(op, inputs, options, &self);
   if (!result.ok()) return result.status();
   return WriteInto(*result, self, "output");
 }

@@ -106,6 +106,7 @@ class TensorProcessor {
   // operands (promotion failures) or the cast that failed.
   absl::Status Apply() {
     if (inputs_.empty()) return absl::InvalidArgumentError("TensorProcessor: no inputs");
+    if (NothingToCast()) return absl::OkStatus();
     absl::InlinedVector<Operand, 4> operands;
     for (const T& input : inputs_) {
       operands.push_back(Traits::IsWrappedNumber(input)
@@ -141,6 +142,26 @@ class TensorProcessor {
     return absl::OkStatus();
   }
 
+ private:
+  // The common case, decided without building operands: every input has one
+  // dtype, which no floor, integer promotion or forced dtype changes.
+  bool NothingToCast() {
+    const DType dtype = Traits::DTypeOf(inputs_[0]);
+    if (!IsValid(dtype)) return false;
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      if (Traits::DTypeOf(inputs_[i]) != dtype) return false;
+      if (floors_[i] != DType::kBool && floors_[i] != dtype) {
+        const Promotion p = PromoteTypes(dtype, floors_[i], Policy::kTorch);
+        if (!p.ok() || p.dtype() != dtype) return false;
+      }
+    }
+    if (integers_to_float_ && (IsIntegral(dtype) || IsBool(dtype))) return false;
+    if (forced_dtype_.has_value() && *forced_dtype_ != dtype) return false;
+    common_dtype_ = dtype;
+    return true;
+  }
+
+ public:
   // The inputs, cast as Apply() decided (as added, before Apply()).
   [[nodiscard]] absl::Span<const T> GetInputs() const { return inputs_; }
   [[nodiscard]] absl::Span<T> GetMutableInputs() { return absl::MakeSpan(inputs_); }

@@ -24,6 +24,15 @@ line() { sed -n "$1p" <<<"$output"; }
 [ "$(echo 'int8 1.0' | "$promote" --batch --default-dtype=float64)" = float64 ] ||
   fail "--batch --default-dtype"
 
+# `op` through the binary and batch mode (semantics.md section 4's rules).
+ops=$(printf 'op sum int8\nop --default-dtype=float64 div int32 int32[]\nop mean int32\nop nope int8\n' |
+  "$promote" --batch)
+[ "$(sed -n 1p <<<"$ops")" = int64 ] || fail "op sum: $ops"
+[ "$(sed -n 2p <<<"$ops")" = float64 ] || fail "op div: $ops"
+[[ "$(sed -n 3p <<<"$ops")" == "error: mean(): could not infer output dtype"* ]] || fail "op mean: $ops"
+[[ "$(sed -n 4p <<<"$ops")" == "error: unknown op 'nope'"* ]] || fail "unknown op: $ops"
+"$promote" op mean int32 >/dev/null && fail "an op error exited zero"
+
 "$promote" int8 float32 >/dev/null || fail "a valid invocation exited non-zero"
 out=$("$promote" int8 1.2.3) && fail "a malformed literal exited zero"
 [[ "$out" == "error: "* ]] || fail "malformed literal: $out"

@@ -170,6 +170,15 @@ M ComplexDivide(M x, M y) {
   return M((x.real() * c + x.imag() * d) / scale, (x.imag() * c - x.real() * d) / scale);
 }
 
+// alpha * b for complex b as PyTorch's add and sub compute it (a + alpha * b
+// with alpha = 1 or -1, multiplied out in full), so that an infinite part
+// gives a NaN partner exactly where PyTorch's does: 0j + inf is (inf, nan).
+template <typename M>
+M ScaleByAlpha(M b, typename M::value_type alpha) {
+  using R = typename M::value_type;
+  return M(b.real() * alpha - b.imag() * R(0), b.real() * R(0) + b.imag() * alpha);
+}
+
 // One binary op on math values of storage type T; `zero_division` is set
 // by integer division by zero (the result is then 0).
 template <Op kOp, typename T, typename M = typename Math<T>::type>
@@ -177,9 +186,11 @@ auto Binary(M a, M b, bool& zero_division) {
   if constexpr (kOp == Op::kAdd) {
     if constexpr (std::is_same_v<M, bool>) return M(a || b);
     else if constexpr (kIsInt<M>) return WrapAdd(a, b);
+    else if constexpr (IsStdComplex<M>::value) return a + ScaleByAlpha(b, 1);
     else return M(a + b);
   } else if constexpr (kOp == Op::kSub) {
     if constexpr (kIsInt<M>) return WrapSub(a, b);
+    else if constexpr (IsStdComplex<M>::value) return a + ScaleByAlpha(b, -1);
     else return M(a - b);
   } else if constexpr (kOp == Op::kMul) {
     if constexpr (std::is_same_v<M, bool>) return M(a && b);

@@ -1,0 +1,80 @@
+// An AutoTest for every op of the functional frontend against libtorch:
+// random dtypes from all 13, random broadcastable shapes (some transposed,
+// some 0-d) and Python scalars of every kind, both default dtypes. CI runs
+// a bounded number of cases per op; ONEFLOW_PROMOTE_AUTOTEST_CASES=100000
+// makes it a soak run.
+
+#include "gtest/gtest.h"
+#include "tests/autotest/autotest.h"
+
+namespace oneflow_promote::autotest {
+namespace {
+
+using functional::Op;
+
+constexpr int kCasesPerOp = 150;
+
+Generator<OperandSpec> AnyTensor() {
+  return TensorOperand(RandomDType(kAllDTypes), RandomShape(1, 3, 4));
+}
+Generator<OperandSpec> AnyScalar() { return ScalarOperand(RandomScalar(ScalarKind::kAny)); }
+
+// A tensor two times in three, a Python scalar otherwise.
+Generator<OperandSpec> TensorOrScalar() {
+  const Generator<OperandSpec> tensors = AnyTensor();
+  const Generator<OperandSpec> scalars = AnyScalar();
+  return {[tensors, scalars](Rng& rng) { return rng() % 3 == 0 ? scalars(rng) : tensors(rng); }, 0};
+}
+
+OperandsGenerator OperandsFor(Op op) {
+  switch (functional::OpArity(op)) {
+    case 1:
+      return Operands({AnyTensor()});
+    case 3: {
+      const Generator<OperandSpec> conditions =
+          TensorOperand(RandomDType(kBoolGroup) | RandomDType(kBoolGroup) | RandomDType(kBoolGroup) |
+                            RandomDType(kUnsigned | kSigned),
+                        RandomShape(1, 3, 4));
+      return Operands({conditions, TensorOrScalar(), TensorOrScalar()});
+    }
+    default:
+      break;
+  }
+  if (op == Op::kDot) {
+    // 1-D vectors of one length, usually of one dtype.
+    return {[](Rng& rng) {
+              const Generator<DType> dtypes = RandomDType(kAllDTypes);
+              OperandSpec a, b;
+              a.dtype = dtypes(rng);
+              b.dtype = rng() % 4 == 0 ? dtypes(rng) : a.dtype;
+              a.shape = b.shape = {1 + static_cast<int64_t>(rng() % 6)};
+              a.value_seed = rng();
+              b.value_seed = rng();
+              return std::vector<OperandSpec>{a, b};
+            },
+            0};
+  }
+  return Operands({TensorOrScalar(), TensorOrScalar()});
+}
+
+class OpsAutoTest : public ::testing::TestWithParam<Op> {};
+
+TEST_P(OpsAutoTest, AgreesWithLibtorch) {
+  AutoTestConfig config;
+  config.op = GetParam();
+  config.cases = kCasesPerOp;
+  config.seed = 1000 * (static_cast<uint64_t>(config.op) + 1);
+  const AutoTestResult result = RunAutoTest(config, OperandsFor(config.op));
+  EXPECT_EQ(result.failed, 0) << result.first_failure;
+  EXPECT_GT(result.compared, 0) << "every drawn case was rejected by both sides";
+  std::cout << functional::OpName(config.op) << ": " << result.compared << " compared, "
+            << result.skipped << " rejected by both\n";
+}
+
+INSTANTIATE_TEST_SUITE_P(AllOps, OpsAutoTest, ::testing::ValuesIn(functional::kAllOps),
+                         [](const ::testing::TestParamInfo<Op>& info) {
+                           return std::string(functional::OpName(info.param));
+                         });
+
+}  // namespace
+}  // namespace oneflow_promote::autotest

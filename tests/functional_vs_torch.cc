@@ -19,6 +19,7 @@
 #include "gtest/gtest.h"
 #include "kernels/convert.h"
 #include "oneflow_promote/functional/functional.h"
+#include "tests/autotest/autotest.h"
 #include "tests/torch_oracle.h"
 
 namespace oneflow_promote::functional {
@@ -37,30 +38,8 @@ struct Input {
   Operand operand = Operand::PyBool(false);
 };
 
-// Small nonzero values (divisors never meet zero, integer powers stay
-// small); bools and uint8 conditions mix true and false.
 Tensor RandomTensor(DType dtype, std::vector<int64_t> shape, std::mt19937_64& rng) {
-  Tensor t = *Tensor::Empty(dtype, shape);
-  const int64_t n = t.numel();
-  VisitDType(dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    T* data = t.data_as<T>();
-    for (int64_t i = 0; i < n; ++i) {
-      if constexpr (std::is_same_v<T, bool>) {
-        data[i] = rng() % 2;
-      } else if constexpr (std::is_integral_v<T>) {
-        const int64_t magnitude = 1 + static_cast<int64_t>(rng() % 3);
-        data[i] = static_cast<T>(std::is_signed_v<T> && rng() % 2 ? -magnitude : magnitude);
-      } else {
-        const auto value = [&] {
-          const double v = (1 + static_cast<double>(rng() % 300)) / 100.0;
-          return rng() % 2 ? -v : v;
-        };
-        data[i] = Convert<T>(Complex<double>{value(), value()});
-      }
-    }
-  });
-  return t;
+  return autotest::FilledTensor(dtype, shape, rng());
 }
 
 at::Tensor Mirror(const Tensor& t) {
@@ -104,61 +83,7 @@ Input MakeScalar(const Operand& scalar) {
   return input;
 }
 
-struct Tolerance {
-  double rtol;
-  double atol;
-};
-Tolerance ToleranceFor(DType dtype) {
-  switch (dtype) {
-    case DType::kFloat16:
-    case DType::kComplex32:
-      return {2e-3, 1e-3};
-    case DType::kBFloat16:
-      return {1.6e-2, 1e-2};
-    case DType::kFloat32:
-    case DType::kComplex64:
-      return {2e-6, 1e-6};
-    case DType::kFloat64:
-    case DType::kComplex128:
-      return {1e-12, 1e-13};
-    default:
-      return {0, 0};
-  }
-}
-
-bool Close(double ours, double theirs, Tolerance tol) {
-  if (std::isnan(ours) || std::isnan(theirs)) return std::isnan(ours) && std::isnan(theirs);
-  if (std::isinf(ours) || std::isinf(theirs)) return ours == theirs;
-  return std::fabs(ours - theirs) <= tol.atol + tol.rtol * std::fabs(theirs);
-}
-
-// "" when `ours` has libtorch's dtype, shape and values; else what differs.
-// Values compare within the tolerance of their dtype, or of `computed_in`
-// when that is looser (a float32 result written into a float64 out=).
-std::string Mismatch(const Tensor& ours, const at::Tensor& theirs,
-                     DType computed_in = DType::kBool) {
-  const DType dtype = FromTorch(theirs.scalar_type());
-  if (ours.dtype() != dtype) {
-    return absl::StrCat("dtype ", Name(ours.dtype()), " vs libtorch ", Name(dtype));
-  }
-  if (std::vector<int64_t>(ours.shape().begin(), ours.shape().end()) != theirs.sizes().vec()) {
-    return absl::StrCat("shape [", absl::StrJoin(ours.shape(), ","), "] vs libtorch [",
-                        absl::StrJoin(theirs.sizes(), ","), "]");
-  }
-  const at::Tensor expected = theirs.to(at::kComplexDouble).contiguous();
-  const Tensor actual = *ours.To(DType::kComplex128);
-  const auto* e = expected.data_ptr<c10::complex<double>>();
-  const auto* a = actual.data_as<Complex<double>>();
-  Tolerance tol = ToleranceFor(dtype);
-  if (ToleranceFor(computed_in).rtol > tol.rtol) tol = ToleranceFor(computed_in);
-  for (int64_t i = 0; i < actual.numel(); ++i) {
-    if (!Close(a[i].real, e[i].real(), tol) || !Close(a[i].imag, e[i].imag(), tol)) {
-      return absl::StrCat("element ", i, " is (", a[i].real, ",", a[i].imag, "), libtorch (",
-                          e[i].real(), ",", e[i].imag(), ")");
-    }
-  }
-  return "";
-}
+using autotest::Mismatch;
 
 class Comparison {
  public:

@@ -24,8 +24,8 @@ namespace {
 using functional::Op;
 using functional::OpName;
 
-// Small nonzero values: divisors never meet zero and integer powers stay
-// small; bools and uint8 mix true and false.
+}  // namespace
+
 Tensor FilledTensor(DType dtype, const Shape& shape, uint64_t seed) {
   Tensor t = *Tensor::Empty(dtype, shape);
   Rng rng(seed);
@@ -49,6 +49,8 @@ Tensor FilledTensor(DType dtype, const Shape& shape, uint64_t seed) {
   });
   return t;
 }
+
+namespace {
 
 Shape StorageShape(const OperandSpec& spec) {
   Shape shape = spec.shape;

@@ -158,6 +158,11 @@ Generator<OperandSpec> ScalarOperand(const Generator<Operand>& scalars);
 // operands are broadcast partners of the first tensor's shape).
 OperandsGenerator Operands(std::vector<Generator<OperandSpec>> slots);
 
+// A contiguous tensor of `shape` with values drawn from `seed`: small
+// nonzero numbers (divisors never meet zero, integer powers stay small);
+// bools mix true and false.
+Tensor FilledTensor(DType dtype, const Shape& shape, uint64_t seed);
+
 // The tensors a spec stands for, filled with the same values on both sides
 // (small nonzero numbers; bools and uint8 mixed).
 Tensor MakeTensor(const OperandSpec& spec);

@@ -166,22 +166,11 @@ std::vector<bench::RatioGoal> RegisterAll() {
 }  // namespace oneflow_promote
 
 int main(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--elements=", 11) == 0) {
-      oneflow_promote::g_elements = std::atoll(argv[i] + 11);
-    }
-  }
-  benchmark::Initialize(&argc, argv);
-  const auto goals = oneflow_promote::RegisterAll();
-  oneflow_promote::bench::RatioReporter reporter;
-  std::printf("%lld elements, %d hardware threads\n",
-              static_cast<long long>(oneflow_promote::g_elements),
-              oneflow_promote::cast_internal::HardwareThreads());
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  const int missed = reporter.PrintRatios(goals);
-  std::printf("\n%d of %zu goals missed; the Apply goal is absolute: see its time above "
-              "(goal: at most 30 ns)\n",
-              missed, goals.size());
-  benchmark::Shutdown();
-  return 0;
+  oneflow_promote::g_elements = oneflow_promote::bench::ElementsFlag(argc, argv,
+                                                                     oneflow_promote::g_elements);
+  return oneflow_promote::bench::RunWithRatios(
+      argc, argv, oneflow_promote::RegisterAll,
+      absl::StrCat(oneflow_promote::g_elements, " elements, ",
+                   oneflow_promote::cast_internal::HardwareThreads(),
+                   " hardware threads; the Apply goal is absolute (at most 30 ns): see its time"));
 }

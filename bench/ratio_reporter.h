@@ -8,6 +8,9 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -62,6 +65,30 @@ class RatioReporter : public benchmark::ConsoleReporter {
  private:
   std::map<std::string, double> seconds_;
 };
+
+// The value of a --elements=N flag, or `fallback`.
+inline int64_t ElementsFlag(int argc, char** argv, int64_t fallback) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--elements=", 11) == 0) return std::atoll(argv[i] + 11);
+  }
+  return fallback;
+}
+
+// A benchmark binary's main: registers the benchmarks (register_all returns
+// their goals), prints `header`, runs them and prints the goals' ratios.
+inline int RunWithRatios(int argc, char** argv,
+                         const std::function<std::vector<RatioGoal>()>& register_all,
+                         const std::string& header) {
+  benchmark::Initialize(&argc, argv);
+  const std::vector<RatioGoal> goals = register_all();
+  RatioReporter reporter;
+  std::printf("%s\n", header.c_str());
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  const int missed = reporter.PrintRatios(goals);
+  std::printf("\n%d of %zu goals missed\n", missed, goals.size());
+  benchmark::Shutdown();
+  return 0;
+}
 
 }  // namespace oneflow_promote::bench
 

@@ -604,6 +604,12 @@ T StoreAccumulator(A a) {
   }
 }
 
+// Sums, products and prefix sums run in the op rules' accumulation dtypes:
+// int64 for integers (and bool), or a floating or complex dtype.
+template <typename T>
+inline constexpr bool kAccumulates =
+    kComputable<T> && !std::is_same_v<T, bool> && (!kIsInt<T> || std::is_same_v<T, int64_t>);
+
 absl::StatusOr<Tensor> Contiguous(const Tensor& t) {
   if (t.is_contiguous()) return t;
   return t.Clone();
@@ -618,8 +624,7 @@ absl::Status ReduceAll(Op op, const Tensor& input, Tensor& out) {
   const int64_t n = in->numel();
   return VisitDType(in->dtype(), [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
-    if constexpr (!kComputable<T> || std::is_same_v<T, bool> ||
-                  (kIsInt<T> && !std::is_same_v<T, int64_t>)) {
+    if constexpr (!kAccumulates<T>) {
       return absl::InternalError(absl::StrCat("ReduceAll: no kernel for ", Name(in->dtype())));
     } else {
       using A = Accumulator<T>;
@@ -654,8 +659,7 @@ absl::Status Cumsum(const Tensor& input, int64_t dim, Tensor& out) {
   if (n == 0) return absl::OkStatus();
   return VisitDType(in->dtype(), [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
-    if constexpr (!kComputable<T> || std::is_same_v<T, bool> ||
-                  (kIsInt<T> && !std::is_same_v<T, int64_t>)) {
+    if constexpr (!kAccumulates<T>) {
       return absl::InternalError(absl::StrCat("Cumsum: no kernel for ", Name(in->dtype())));
     } else {
       const T* x = in->template data_as<T>();

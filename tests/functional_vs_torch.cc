@@ -231,10 +231,32 @@ TEST(FunctionalVsTorch, OutAndInPlace) {
   const auto fail = [&](const std::string& message) {
     if (++failures <= 30) ADD_FAILURE() << message;
   };
+  // Compares one out= or in-place call: `written` is ours, `theirs` libtorch's.
+  const auto check = [&](const std::string& what, const absl::Status& ours, bool torch_ok,
+                          const Tensor& written, const at::Tensor& theirs, const OpDTypes& dtypes,
+                          DType destination) {
+    if (torch_ok != ours.ok()) {
+      return fail(absl::StrCat(what, ": libtorch ", torch_ok ? "ok" : "error", ", ours ",
+                               ours.ToString()));
+    }
+    // libtorch 1.13's vectorized eq into a non-bool tensor compares only the
+    // real parts of complex inputs (float64[12] == (1.5+3j) gives 1); ours
+    // compares both.
+    if (!torch_ok || (dtypes.result == DType::kBool && IsComplex(dtypes.compute) &&
+                      destination != DType::kBool)) {
+      return;
+    }
+    ++compared;
+    if (const std::string m = Mismatch(written, theirs, dtypes.result); !m.empty()) {
+      fail(what + ": " + m);
+    }
+  };
   for (Op op : {Op::kAdd, Op::kSub, Op::kMul, Op::kDiv, Op::kRemainder, Op::kBitwiseAnd, Op::kEq}) {
     for (DType a : TorchDTypes()) {
       for (DType b : TorchDTypes()) {
         const Input x = MakeTensor(a, 0, rng), y = MakeTensor(b, 1, rng);
+        const absl::StatusOr<OpDTypes> inferred = InferOpDTypes(op, {x.operand, y.operand});
+        const OpDTypes dtypes = inferred.ok() ? *inferred : OpDTypes{a, a};
         for (DType out_dtype : TorchDTypes()) {
           const std::string what = absl::StrCat(OpName(op), "(", Name(a), ", ", Name(b),
                                                 ", out=", Name(out_dtype), ")");
@@ -255,20 +277,7 @@ TEST(FunctionalVsTorch, OutAndInPlace) {
           } catch (const std::exception&) {
             torch_ok = false;
           }
-          if (torch_ok != ours.ok()) {
-            fail(absl::StrCat(what, ": libtorch ", torch_ok ? "ok" : "error", ", ours ",
-                              ours.ToString()));
-          } else if (torch_ok) {
-            const OpDTypes dtypes = *InferOpDTypes(op, {x.operand, y.operand});
-            // libtorch 1.13's vectorized eq with a non-bool out= compares
-            // only the real parts of complex inputs (float64[12] == (1.5+3j)
-            // gives 1); ours compares both.
-            if (op == Op::kEq && IsComplex(dtypes.compute) && out_dtype != DType::kBool) continue;
-            ++compared;
-            if (const std::string m = Mismatch(out, theirs, dtypes.result); !m.empty()) {
-              fail(what + ": " + m);
-            }
-          }
+          check(what, ours, torch_ok, out, theirs, dtypes, out_dtype);
         }
         // In place: x op= y.
         const std::string what = absl::StrCat(Name(a), ".", OpName(op), "_(", Name(b), ")");
@@ -289,18 +298,7 @@ TEST(FunctionalVsTorch, OutAndInPlace) {
         } catch (const std::exception&) {
           torch_ok = false;
         }
-        if (torch_ok != ours.ok()) {
-          fail(absl::StrCat(what, ": libtorch ", torch_ok ? "ok" : "error", ", ours ",
-                            ours.ToString()));
-        } else if (torch_ok) {
-          const OpDTypes dtypes = *InferOpDTypes(op, {x.operand, y.operand});
-          if (op == Op::kEq && IsComplex(dtypes.compute) && a != DType::kBool) continue;  // as above
-          ++compared;
-          const DType computed = dtypes.result;
-          if (const std::string m = Mismatch(self, theirs, computed); !m.empty()) {
-            fail(what + ": " + m);
-          }
-        }
+        check(what, ours, torch_ok, self, theirs, dtypes, a);
       }
     }
   }

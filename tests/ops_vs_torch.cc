@@ -41,11 +41,7 @@ std::vector<Operand> ScalarPool() {
 }
 
 std::vector<Operand> OperandPool() {
-  std::vector<Operand> pool;
-  for (DType dtype : TorchDTypes()) {
-    pool.push_back(Operand::Tensor(dtype, 1));
-    pool.push_back(Operand::Tensor(dtype, 0));
-  }
+  std::vector<Operand> pool = testing::TensorOperandPool();
   pool.push_back(Operand::Tensor(DType::kInt16, 2));
   pool.push_back(Operand::Tensor(DType::kFloat32, 2));
   for (const Operand& scalar : ScalarPool()) pool.push_back(scalar);

@@ -31,11 +31,7 @@ using testing::TorchResultType;
 constexpr DType kDefaultDTypes[] = {DType::kFloat32, DType::kFloat64};
 
 std::vector<Operand> OperandPool() {
-  std::vector<Operand> pool;
-  for (DType dtype : TorchDTypes()) {
-    pool.push_back(Operand::Tensor(dtype, 1));
-    pool.push_back(Operand::Tensor(dtype, 0));
-  }
+  std::vector<Operand> pool = testing::TensorOperandPool();
   pool.push_back(Operand::PyBool(true));
   pool.push_back(Operand::PyBool(false));
   for (int64_t v : {int64_t{0}, int64_t{-1}, int64_t{255}, INT64_MAX, INT64_MIN}) {

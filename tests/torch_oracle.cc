@@ -32,6 +32,15 @@ const std::vector<DType>& TorchDTypes() {
   return *dtypes;
 }
 
+std::vector<Operand> TensorOperandPool() {
+  std::vector<Operand> pool;
+  for (DType dtype : TorchDTypes()) {
+    pool.push_back(Operand::Tensor(dtype, 1));
+    pool.push_back(Operand::Tensor(dtype, 0));
+  }
+  return pool;
+}
+
 std::optional<at::ScalarType> ToTorch(DType dtype) { return ToTorchScalarType(dtype); }
 
 DType FromTorch(at::ScalarType type) {

@@ -20,6 +20,9 @@ namespace oneflow_promote::testing {
 // The 13 dtypes libtorch 1.13 has, in our enum's order.
 const std::vector<DType>& TorchDTypes();
 
+// Every libtorch dtype as a 1-d and as a 0-d tensor operand.
+std::vector<Operand> TensorOperandPool();
+
 // The ScalarType for a dtype libtorch has; nullopt for the others.
 std::optional<at::ScalarType> ToTorch(DType dtype);
 DType FromTorch(at::ScalarType type);

@@ -66,10 +66,12 @@ class RatioReporter : public benchmark::ConsoleReporter {
   std::map<std::string, double> seconds_;
 };
 
-// The value of a --elements=N flag, or `fallback`.
-inline int64_t ElementsFlag(int argc, char** argv, int64_t fallback) {
+// The value of an integer flag spelled `prefix`N ("--elements=N"), or
+// `fallback`.
+inline int64_t Int64Flag(int argc, char** argv, const char* prefix, int64_t fallback) {
+  const size_t length = std::strlen(prefix);
   for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--elements=", 11) == 0) return std::atoll(argv[i] + 11);
+    if (std::strncmp(argv[i], prefix, length) == 0) return std::atoll(argv[i] + length);
   }
   return fallback;
 }

@@ -19,8 +19,9 @@ if ((${#missing[@]})); then
 fi
 
 # Test-only oracles: array-api-strict regenerates tests/array_api/cases.tsv,
-# ml_dtypes tests/float8/cases.tsv.
-if ! python3 -c "import array_api_strict, ml_dtypes" 2>/dev/null; then
-  echo "installing Python test oracles"
-  python3 -m pip install -q array-api-strict ml_dtypes numpy
+# ml_dtypes tests/float8/cases.tsv; matplotlib draws the benchmark report's
+# plots (//bench:cast_overhead_smoke_test runs it).
+if ! python3 -c "import array_api_strict, ml_dtypes, matplotlib" 2>/dev/null; then
+  echo "installing Python test oracles and matplotlib"
+  python3 -m pip install -q array-api-strict ml_dtypes numpy matplotlib
 fi

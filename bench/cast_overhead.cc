@@ -1,0 +1,374 @@
+// What promotion costs, in one Google Benchmark binary; every goal is a ratio
+// against a baseline measured in the same run:
+//
+//   decide/...  deciding a dtype: PromoteTypes; ResultType on random 2- and
+//               3-operand lists against libtorch's at::native::result_type;
+//               TensorProcessor::Apply with no cast needed.
+//   cast/...    CastElements for every pair of libtorch's 13 dtypes against
+//               libtorch's dst.copy_(src) (the kernel behind Tensor::to)
+//               and a memcpy moving the same bytes, at the goal size
+//               (--elements, default 16M) and, for a few pairs, at every
+//               size from 1K to --sweep_max (default 256M).
+//   add_int8_float32/...  a mixed-dtype add: casts materialized, fused, none
+//               (float32 + float32), and libtorch's at::add_out, at the same
+//               sizes.
+//
+// Each runs on one thread and on all hardware threads. Throughput counts
+// bytes read plus bytes written. Outputs are preallocated everywhere.
+// bench/cast_overhead.sh (`bazel run //bench:cast_overhead`) runs this and
+// turns its JSON into docs/benchmarks.md with plots (bench/report.py).
+
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+#include <ATen/native/TypeProperties.h>
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "bench/ratio_reporter.h"
+#include "kernels/cast.h"
+#include "kernels/internal/cpu_cast.h"
+#include "kernels/internal/parallel_for.h"
+#include "oneflow_promote/functional/functional.h"
+#include "oneflow_promote/functional/tensor_processor.h"
+#include "oneflow_promote/policy.h"
+#include "oneflow_promote/result_type.h"
+#include "tests/torch_oracle.h"
+
+namespace oneflow_promote {
+namespace {
+
+using functional::CastPath;
+
+int64_t g_goal_elements = int64_t{16} << 20;
+int64_t g_sweep_max = int64_t{256} << 20;
+
+// The pairs swept over sizes: a widening from 1 byte, the two narrowings to
+// 16-bit floats that frontends do most, a narrowing float, a widening int.
+const std::pair<DType, DType> kSweptPairs[] = {{DType::kInt8, DType::kFloat32},
+                                               {DType::kFloat32, DType::kFloat16},
+                                               {DType::kFloat64, DType::kFloat32},
+                                               {DType::kInt32, DType::kInt64}};
+
+std::vector<int64_t> SweepSizes() {
+  std::vector<int64_t> sizes;
+  for (int64_t n = 1024; n < g_sweep_max; n *= 16) sizes.push_back(n);
+  sizes.push_back(g_sweep_max);
+  return sizes;
+}
+
+int Threads(bool all) { return all ? cast_internal::HardwareThreads() : 1; }
+std::string ThreadsName(bool all) { return all ? "all_threads" : "1_thread"; }
+
+// ---- deciding a dtype ----
+
+constexpr int kCases = 1024;  // a power of two, cycled through by index
+
+// Operand lists drawn from libtorch's dtypes and every operand kind, so the
+// branch predictor cannot learn one path.
+std::vector<std::vector<Operand>> OperandLists(int count) {
+  std::mt19937 rng(7);
+  const std::vector<DType>& dtypes = testing::TorchDTypes();
+  std::vector<std::vector<Operand>> lists(kCases);
+  for (auto& list : lists) {
+    for (int i = 0; i < count; ++i) {
+      switch (rng() % 4) {
+        case 0:
+        case 1:
+          list.push_back(Operand::Tensor(dtypes[rng() % dtypes.size()], 1));
+          break;
+        case 2:
+          list.push_back(Operand::Tensor(dtypes[rng() % dtypes.size()], 0));
+          break;
+        default:
+          list.push_back(rng() % 2 ? Operand::PyFloat(1.5) : Operand::PyInt(3));
+      }
+    }
+  }
+  return lists;
+}
+
+void BM_PromoteTypes(benchmark::State& state) {
+  std::mt19937 rng(1);
+  std::vector<std::pair<DType, DType>> pairs(kCases);
+  for (auto& p : pairs) p = {kAllDTypes[rng() % kNumDTypes], kAllDTypes[rng() % kNumDTypes]};
+  size_t i = 0;
+  for (auto _ : state) {
+    const auto& [a, b] = pairs[i++ & (kCases - 1)];
+    benchmark::DoNotOptimize(PromoteTypes(a, b, Policy::kTorch));
+  }
+}
+
+void BM_ResultTypeOurs(benchmark::State& state, int count) {
+  const auto lists = OperandLists(count);
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(ResultType(lists[i++ & (kCases - 1)], Policy::kTorch));
+  }
+}
+
+void BM_ResultTypeTorch(benchmark::State& state, int count) {
+  const auto lists = OperandLists(count);
+  std::vector<std::vector<at::Tensor>> tensors;
+  for (const auto& list : lists) {
+    tensors.emplace_back();
+    for (const Operand& op : list) tensors.back().push_back(testing::ToTorchOperand(op));
+  }
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(
+        at::native::result_type(at::ITensorListRef(tensors[i++ & (kCases - 1)])));
+  }
+}
+
+// Apply() alone, on a processor built once (with no cast needed, Apply
+// leaves its inputs as they are, so every iteration does the same work).
+void BM_ApplyNoCast(benchmark::State& state) {
+  const Tensor a = *Tensor::Empty(DType::kFloat32, {16});
+  const Tensor b = *Tensor::Empty(DType::kFloat32, {16});
+  TensorProcessor<Tensor> processor;
+  processor.AddInputs({a, b}).PromoteInputsToCommonDtype(true);
+  for (auto _ : state) {
+    absl::Status status = processor.Apply();
+    benchmark::DoNotOptimize(status);
+  }
+}
+
+// A processor built, applied and destroyed: what a functor pays per call.
+void BM_BuildAndApplyNoCast(benchmark::State& state) {
+  const Tensor a = *Tensor::Empty(DType::kFloat32, {16});
+  const Tensor b = *Tensor::Empty(DType::kFloat32, {16});
+  for (auto _ : state) {
+    TensorProcessor<Tensor> processor;
+    absl::Status status = processor.AddInputs({a, b}).PromoteInputsToCommonDtype(true).Apply();
+    benchmark::DoNotOptimize(status);
+    benchmark::DoNotOptimize(processor.GetInputs().data());
+  }
+}
+
+void BM_TorchResultTypeSameDType(benchmark::State& state) {
+  const at::Tensor a = at::empty({16}, at::kFloat), b = at::empty({16}, at::kFloat);
+  for (auto _ : state) benchmark::DoNotOptimize(at::native::result_type(a, b));
+}
+
+// ---- casts ----
+
+// A buffer of realistic values of `dtype`: uniform in [-100, 100) converted
+// by the library (bool: half true), so no side meets denormals or NaNs.
+std::shared_ptr<std::vector<char>> Source(DType dtype, int64_t n) {
+  static std::map<DType, std::shared_ptr<std::vector<char>>> cache;
+  auto& slot = cache[dtype];
+  if (slot && static_cast<int64_t>(slot->size()) >= n * static_cast<int64_t>(ItemSize(dtype))) {
+    return slot;
+  }
+  std::vector<double> values(n);
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> uniform(-100, 100);
+  for (double& v : values) v = uniform(rng);
+  slot = std::make_shared<std::vector<char>>(n * ItemSize(dtype));
+  if (!CastElements(values.data(), DType::kFloat64, slot->data(), dtype, n).ok()) std::abort();
+  return slot;
+}
+
+void SetBytes(benchmark::State& state, int64_t bytes_per_iteration) {
+  state.SetBytesProcessed(state.iterations() * bytes_per_iteration);
+}
+
+void BM_CastOurs(benchmark::State& state, DType from, DType to, int64_t n, bool all) {
+  const auto src = Source(from, n);
+  std::vector<char> dst(n * ItemSize(to));
+  const Device device = Device::Cpu(Threads(all));
+  for (auto _ : state) {
+    if (!CastElements(src->data(), from, dst.data(), to, n, device).ok()) std::abort();
+    benchmark::ClobberMemory();
+  }
+  SetBytes(state, n * static_cast<int64_t>(ItemSize(from) + ItemSize(to)));
+}
+
+void BM_CastTorch(benchmark::State& state, DType from, DType to, int64_t n, bool all) {
+  const auto src = Source(from, n);
+  at::set_num_threads(Threads(all));
+  const at::Tensor source =
+      at::from_blob(src->data(), {n}, at::TensorOptions().dtype(*testing::ToTorch(from)));
+  at::Tensor dst = at::empty({n}, at::TensorOptions().dtype(*testing::ToTorch(to)));
+  for (auto _ : state) {
+    dst.copy_(source);
+    benchmark::ClobberMemory();
+  }
+  SetBytes(state, n * static_cast<int64_t>(ItemSize(from) + ItemSize(to)));
+}
+
+// Copies bytes_moved / 2 bytes (so as many bytes are read plus written).
+void BM_Memcpy(benchmark::State& state, int64_t bytes_moved, bool all) {
+  const int64_t bytes = bytes_moved / 2;
+  std::vector<char> src(bytes, 1), dst(bytes);
+  const int threads = Threads(all);
+  for (auto _ : state) {
+    cast_internal::ParallelFor(bytes, int64_t{1} << 20, threads, [&](int64_t b, int64_t e) {
+      std::memcpy(dst.data() + b, src.data() + b, e - b);
+    });
+    benchmark::ClobberMemory();
+  }
+  SetBytes(state, bytes_moved);
+}
+
+// ---- a mixed-dtype add ----
+
+struct AddInputs {
+  Tensor int8s, floats, floats2;
+  at::Tensor torch_int8s, torch_floats;
+};
+const AddInputs& GetAddInputs(int64_t n) {
+  static std::map<int64_t, std::unique_ptr<AddInputs>> cache;
+  auto& slot = cache[n];
+  if (slot) return *slot;
+  slot = std::make_unique<AddInputs>();
+  slot->int8s = *Tensor::Empty(DType::kInt8, {n});
+  slot->floats = *Tensor::Empty(DType::kFloat32, {n});
+  std::mt19937 rng(3);
+  for (int64_t i = 0; i < n; ++i) {
+    slot->int8s.data_as<int8_t>()[i] = static_cast<int8_t>(static_cast<int>(rng() % 201) - 100);
+    slot->floats.data_as<float>()[i] = static_cast<float>(rng() % 20000) / 100.0f - 100.0f;
+  }
+  slot->floats2 = *slot->floats.Clone();
+  slot->torch_int8s = at::from_blob(slot->int8s.data(), {n}, at::kChar);
+  slot->torch_floats = at::from_blob(slot->floats.data(), {n}, at::kFloat);
+  return *slot;
+}
+
+void BM_AddOurs(benchmark::State& state, CastPath path, bool mixed, int64_t n, bool all) {
+  const AddInputs& in = GetAddInputs(n);
+  Tensor out = *Tensor::Empty(DType::kFloat32, {n});
+  functional::OpOptions options;
+  options.cast_path = path;
+  options.threads = Threads(all);
+  const Tensor inputs[] = {mixed ? in.int8s : in.floats2, in.floats};
+  for (auto _ : state) {
+    if (!functional::CallOut(functional::Op::kAdd, inputs, out, options).ok()) std::abort();
+    benchmark::DoNotOptimize(out.data());
+  }
+  SetBytes(state, n * (mixed ? 9 : 12));
+}
+
+void BM_AddTorch(benchmark::State& state, int64_t n, bool all) {
+  const AddInputs& in = GetAddInputs(n);
+  at::set_num_threads(Threads(all));
+  at::Tensor out = at::empty({n}, at::kFloat);
+  for (auto _ : state) {
+    at::add_out(out, in.torch_int8s, in.torch_floats);
+    benchmark::DoNotOptimize(out.data_ptr());
+  }
+  SetBytes(state, n * 9);
+}
+
+// ---- registration ----
+
+// Registers `fn` under `name` (real time for the large runs) and returns the
+// name Google Benchmark reports.
+template <typename... Args>
+std::string Register(const std::string& name, bool real_time, Args&&... args) {
+  auto* b = benchmark::RegisterBenchmark(name.c_str(), std::forward<Args>(args)...);
+  if (!real_time) return name;
+  b->UseRealTime()->Unit(benchmark::kMillisecond);
+  return name + "/real_time";
+}
+
+std::vector<bench::RatioGoal> RegisterAll() {
+  std::vector<bench::RatioGoal> goals;
+  Register("decide/PromoteTypes", false, BM_PromoteTypes);
+  for (int count : {2, 3}) {
+    const std::string ours =
+        Register(absl::StrCat("decide/ResultType/ours/", count), false, BM_ResultTypeOurs, count);
+    const std::string torch = Register(absl::StrCat("decide/ResultType/libtorch/", count), false,
+                                       BM_ResultTypeTorch, count);
+    goals.push_back({ours, torch, 20});
+  }
+  const std::string apply = Register("decide/TensorProcessor_Apply_no_cast", false, BM_ApplyNoCast);
+  Register("decide/TensorProcessor_build_and_Apply_no_cast", false, BM_BuildAndApplyNoCast);
+  const std::string torch_same =
+      Register("decide/libtorch_result_type_same_dtype", false, BM_TorchResultTypeSameDType);
+  goals.push_back({apply, torch_same, 1.0});
+
+  // Casts: every pair at the goal size, the swept pairs at every size.
+  std::map<std::string, std::string> memcpy_names;
+  const auto memcpy_name = [&](int64_t bytes_per_element, int64_t n, bool all) {
+    const std::string key = absl::StrCat(bytes_per_element, "/", n, "/", ThreadsName(all));
+    auto it = memcpy_names.find(key);
+    if (it != memcpy_names.end()) return it->second;
+    const std::string name = Register(absl::StrCat("memcpy/", key), true, BM_Memcpy,
+                                      bytes_per_element * n, all);
+    memcpy_names[key] = name;
+    return name;
+  };
+  const auto register_cast = [&](DType from, DType to, int64_t n, bool all, bool goal) {
+    const std::string suffix = absl::StrCat(Name(from), "/", Name(to), "/", n, "/", ThreadsName(all));
+    const std::string ours = Register("cast/ours/" + suffix, true, BM_CastOurs, from, to, n, all);
+    const std::string torch =
+        Register("cast/libtorch/" + suffix, true, BM_CastTorch, from, to, n, all);
+    const std::string copy = memcpy_name(static_cast<int64_t>(ItemSize(from) + ItemSize(to)), n, all);
+    if (goal) {
+      goals.push_back({ours, torch, 1.0});
+      goals.push_back({ours, copy, 0.9});
+    }
+  };
+  for (bool all : {false, true}) {
+    for (DType from : testing::TorchDTypes()) {
+      for (DType to : testing::TorchDTypes()) {
+        if (from != to) register_cast(from, to, g_goal_elements, all, true);
+      }
+    }
+    for (const auto& [from, to] : kSweptPairs) {
+      for (int64_t n : SweepSizes()) {
+        if (n != g_goal_elements) register_cast(from, to, n, all, false);
+      }
+    }
+  }
+
+  // The mixed-dtype add at the goal size and every sweep size.
+  std::vector<int64_t> add_sizes = SweepSizes();
+  if (std::find(add_sizes.begin(), add_sizes.end(), g_goal_elements) == add_sizes.end()) {
+    add_sizes.push_back(g_goal_elements);
+  }
+  for (bool all : {false, true}) {
+    for (int64_t n : add_sizes) {
+      const std::string suffix = absl::StrCat(n, "/", ThreadsName(all));
+      const std::string materialized =
+          Register("add_int8_float32/materialized/" + suffix, true, BM_AddOurs,
+                   CastPath::kMaterialized, true, n, all);
+      const std::string fused = Register("add_int8_float32/fused/" + suffix, true, BM_AddOurs,
+                                         CastPath::kFused, true, n, all);
+      Register("add_int8_float32/no_cast/" + suffix, true, BM_AddOurs, CastPath::kAuto, false, n,
+               all);
+      const std::string torch =
+          Register("add_int8_float32/libtorch/" + suffix, true, BM_AddTorch, n, all);
+      if (n == g_goal_elements) {
+        goals.push_back({fused, materialized, 1.5});
+        goals.push_back({fused, torch, 1.3});
+      }
+    }
+  }
+  return goals;
+}
+
+}  // namespace
+}  // namespace oneflow_promote
+
+int main(int argc, char** argv) {
+  using namespace oneflow_promote;
+  g_goal_elements = bench::Int64Flag(argc, argv, "--elements=", g_goal_elements);
+  g_sweep_max = bench::Int64Flag(argc, argv, "--sweep_max=", g_sweep_max);
+  return bench::RunWithRatios(
+      argc, argv, RegisterAll,
+      absl::StrCat("goal size ", g_goal_elements, " elements, sweep 1024 to ", g_sweep_max,
+                   "; ", cast_internal::HardwareThreads(), " hardware threads; CPU cast kernels: ",
+                   cast_internal::BestCpuCastKernels().isa,
+                   "; the Apply goal is absolute (at most 30 ns): see its time"));
+}

@@ -1,0 +1,24 @@
+#!/bin/bash
+# `bazel run //bench:cast_overhead [-- BENCHMARK FLAGS]`: runs the cast
+# overhead benchmark (a few minutes by default) and writes its report into
+# docs/benchmarks.md (between the "cast_overhead report" markers) with PNG
+# plots in docs/plots/, keeping the raw results in docs/data/cast_overhead.json
+# (so `python3 bench/report.py docs/data/cast_overhead.json ...` re-renders
+# it). Extra flags go to the benchmark binary, e.g. --benchmark_filter=cast/
+# or --elements=4194304 or --sweep_max=67108864. GPU figures from
+# bench/gpu_cast_vs_torch.py --json are included from GPU_JSON (default
+# docs/data/gpu_cast_h100.json, the last GPU run, when it exists).
+set -euo pipefail
+benchmark=$(realpath "$1")
+report=$(realpath "$2")
+shift 2
+workspace="${BUILD_WORKSPACE_DIRECTORY:-$PWD}"
+python3 -c "import matplotlib" 2>/dev/null || python3 -m pip install -q matplotlib
+mkdir -p "$workspace/docs/data"
+json="$workspace/docs/data/cast_overhead.json"
+"$benchmark" --benchmark_min_time=0.05 --benchmark_out="$json" --benchmark_out_format=json "$@"
+gpu=()
+gpu_json="${GPU_JSON:-$workspace/docs/data/gpu_cast_h100.json}"
+[ -f "$gpu_json" ] && gpu=(--gpu-json "$gpu_json")
+python3 "$report" "$json" --markdown "$workspace/docs/benchmarks.md" \
+  --plots "$workspace/docs/plots" "${gpu[@]}"

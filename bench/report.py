@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+"""Turns cast_overhead_benchmark's JSON into a section of docs/benchmarks.md.
+
+The section holds the ratio behind every goal of issues 2, 3 and 4, a table of
+every cast pair, and PNG plots of throughput against size (ours, libtorch,
+memcpy). It replaces the text between its BEGIN/END markers and leaves the rest
+of the file alone; a first run appends it.
+
+  python3 bench/report.py RESULTS.json --markdown docs/benchmarks.md \
+      --plots docs/plots [--gpu-json gpu.json]
+"""
+
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+
+BEGIN = "<!-- BEGIN cast_overhead report (written by bench/report.py; edit the script, not this) -->"
+END = "<!-- END cast_overhead report -->"
+THREADS = ("1_thread", "all_threads")
+UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+
+
+def load(path):
+    with open(path) as f:
+        data = json.load(f)
+    runs = {}
+    for b in data["benchmarks"]:
+        if b.get("run_type", "iteration") != "iteration":
+            continue
+        name = re.sub(r"/real_time$", "", b["name"])
+        runs[name] = {
+            "seconds": b["real_time"] * UNIT_SECONDS[b["time_unit"]],
+            "bytes_per_second": b.get("bytes_per_second"),
+        }
+    return data["context"], runs
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown CPU"
+
+
+def ratio(runs, ours, baseline):
+    if ours not in runs or baseline not in runs:
+        return None
+    return runs[baseline]["seconds"] / runs[ours]["seconds"]
+
+
+def fmt_ratio(r, goal):
+    if r is None:
+        return "not measured"
+    return f"{r:.2f}x {'met' if r >= goal else '**missed**'}"
+
+
+def cast_tables(runs, n):
+    """Per thread mode: {(from, to): (ours GB/s, vs libtorch, vs memcpy)}."""
+    pattern = re.compile(rf"^cast/ours/(\w+)/(\w+)/{n}/(\w+)$")
+    result = {t: {} for t in THREADS}
+    for name in runs:
+        m = pattern.match(name)
+        if not m:
+            continue
+        src, dst, threads = m.groups()
+        suffix = f"{src}/{dst}/{n}/{threads}"
+        memcpy = [k for k in runs if re.match(rf"^memcpy/\d+/{n}/{threads}$", k)]
+        ours = runs[name]
+        bytes_per_element = ours["bytes_per_second"] * ours["seconds"] / n if ours["bytes_per_second"] else None
+        copy_name = f"memcpy/{round(bytes_per_element)}/{n}/{threads}" if bytes_per_element else None
+        result[threads][(src, dst)] = (
+            (ours["bytes_per_second"] or 0) / 1e9,
+            ratio(runs, name, f"cast/libtorch/{suffix}"),
+            ratio(runs, name, copy_name) if copy_name in runs else None,
+        )
+    return result
+
+
+def summarize(values, goal):
+    values = [v for v in values if v is not None]
+    if not values:
+        return "not measured"
+    met = sum(v >= goal for v in values)
+    return (f"**{met} of {len(values)}** met; median {statistics.median(values):.2f}x, "
+            f"worst {min(values):.2f}x")
+
+
+def plot(runs, plots_dir, markdown_dir):
+    """Throughput against size for each swept pair and the add; returns image links."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    os.makedirs(plots_dir, exist_ok=True)
+    links = []
+    pairs = sorted({tuple(k.split("/")[2:4]) for k in runs
+                    if k.startswith("cast/ours/") and len(sizes_of(runs, "cast/ours/" + "/".join(k.split("/")[2:4]))) > 1})
+    for src, dst in pairs:
+        fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
+        for ax, threads in zip(axes, THREADS):
+            for label, prefix in (("oneflow_promote", f"cast/ours/{src}/{dst}"),
+                                  ("libtorch copy_", f"cast/libtorch/{src}/{dst}")):
+                series = [(n, runs[f"{prefix}/{n}/{threads}"]["bytes_per_second"] / 1e9)
+                          for n in sizes_of(runs, prefix) if f"{prefix}/{n}/{threads}" in runs]
+                if series:
+                    ax.plot(*zip(*series), marker="o", label=label)
+            item_bytes = None
+            for n in sizes_of(runs, f"cast/ours/{src}/{dst}"):
+                r = runs.get(f"cast/ours/{src}/{dst}/{n}/{threads}")
+                if r and r["bytes_per_second"]:
+                    item_bytes = round(r["bytes_per_second"] * r["seconds"] / n)
+                    break
+            series = [(n, runs[f"memcpy/{item_bytes}/{n}/{threads}"]["bytes_per_second"] / 1e9)
+                      for n in sizes_of(runs, f"cast/ours/{src}/{dst}")
+                      if f"memcpy/{item_bytes}/{n}/{threads}" in runs]
+            if series:
+                ax.plot(*zip(*series), marker="o", linestyle="--", label="memcpy (same bytes)")
+            ax.set_xscale("log", base=2)
+            ax.set_title(f"{src} -> {dst}, {threads.replace('_', ' ')}")
+            ax.set_xlabel("elements")
+            ax.grid(True, alpha=0.3)
+        axes[0].set_ylabel("GB/s (read + written)")
+        axes[1].legend(fontsize=8)
+        fig.tight_layout()
+        path = os.path.join(plots_dir, f"cast_{src}_{dst}.png")
+        fig.savefig(path, dpi=90)
+        plt.close(fig)
+        links.append((f"{src} -> {dst}", os.path.relpath(path, markdown_dir)))
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
+    for ax, threads in zip(axes, THREADS):
+        for way in ("fused", "materialized", "no_cast", "libtorch"):
+            prefix = f"add_int8_float32/{way}"
+            series = [(n, runs[f"{prefix}/{n}/{threads}"]["bytes_per_second"] / 1e9)
+                      for n in sizes_of(runs, prefix) if f"{prefix}/{n}/{threads}" in runs]
+            if series:
+                ax.plot(*zip(*series), marker="o", label=way.replace("_", " "))
+        ax.set_xscale("log", base=2)
+        ax.set_title(f"add(int8, float32), {threads.replace('_', ' ')}")
+        ax.set_xlabel("elements")
+        ax.grid(True, alpha=0.3)
+    axes[0].set_ylabel("GB/s (read + written)")
+    axes[1].legend(fontsize=8)
+    fig.tight_layout()
+    path = os.path.join(plots_dir, "add_int8_float32.png")
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    links.append(("add(int8, float32)", os.path.relpath(path, markdown_dir)))
+    return links
+
+
+def sizes_of(runs, prefix):
+    sizes = set()
+    for k in runs:
+        if k.startswith(prefix + "/"):
+            rest = k[len(prefix) + 1:].split("/")
+            if rest and rest[0].isdigit():
+                sizes.add(int(rest[0]))
+    return sorted(sizes)
+
+
+def gpu_lines(gpu_json):
+    if not gpu_json:
+        return ["GPU figures are unmeasured in this run. Run `bench/gpu_cast_vs_torch.py --json` on a "
+                "GPU machine and pass the file as `GPU_JSON=...` to include them."]
+    with open(gpu_json) as f:
+        gpu = json.load(f)
+    rows = gpu["rows"]
+    d2d = [r["ours"] / r["d2d"] for r in rows]
+    to = [r["ours"] / r["torch_to"] for r in rows]
+    return [
+        f"GPU casts: {gpu['device']}, PyTorch {gpu['torch']}, {gpu['elements']:,} elements per cast, "
+        f"measured separately by `bench/gpu_cast_vs_torch.py` (`{os.path.basename(gpu_json)}`). "
+        "Binary ops on the GPU are unmeasured: the functional frontend has no CUDA kernels yet.",
+        "",
+        "| goal | result |",
+        "|---|---|",
+        f"| ≥ 90% of device-to-device copy bandwidth | {summarize(d2d, 0.9)} |",
+        f"| faster than PyTorch's `.to()` | {summarize([t - 1e-12 for t in to], 1.0 + 1e-12)} |",
+    ]
+
+
+def build_section(context, runs, plots_dir, markdown_dir, gpu_json):
+    cast_sizes = sizes_of(runs, "cast/ours/int8/float32") or [0]
+    pair_counts = {}
+    for k in runs:
+        m = re.match(r"^cast/ours/\w+/\w+/(\d+)/1_thread$", k)
+        if m:
+            pair_counts[int(m.group(1))] = pair_counts.get(int(m.group(1)), 0) + 1
+    goal_n = max(pair_counts, key=pair_counts.get) if pair_counts else 0
+    tables = cast_tables(runs, goal_n)
+
+    def ns(name):
+        return f"{runs[name]['seconds'] * 1e9:.1f} ns" if name in runs else "not measured"
+
+    lines = [BEGIN, "", "## Cast overhead report (`bazel run //bench:cast_overhead`)", ""]
+    lines.append(f"Measured {context.get('date', '?')} on {cpu_model()}, "
+                 f"{context.get('num_cpus', '?')} hardware threads (host {context.get('host_name', '?')}); "
+                 f"goal size {goal_n:,} elements; casts and adds swept from {cast_sizes[0]:,} to "
+                 f"{cast_sizes[-1]:,} elements. Ratios are time(baseline) / time(ours), measured in "
+                 "the same run.")
+    lines += ["", "### Goals", "", "| issue | goal | 1 thread | all threads |", "|---|---|---|---|"]
+    for count in (2, 3):
+        r = ratio(runs, f"decide/ResultType/ours/{count}", f"decide/ResultType/libtorch/{count}")
+        lines.append(f"| 2 | `ResultType`, {count} operands, ≥ 20x libtorch `result_type` "
+                     f"({ns(f'decide/ResultType/ours/{count}')} vs {ns(f'decide/ResultType/libtorch/{count}')}) "
+                     f"| {fmt_ratio(r, 20)} | - |")
+    lines.append(f"| 2 | `PromoteTypes` on runtime dtypes: a couple of ns | {ns('decide/PromoteTypes')} | - |")
+    for goal, index, name in ((1.0, 1, "libtorch `copy_`"), (0.9, 2, "memcpy of the same bytes")):
+        cells = [summarize([v[index] for v in tables[t].values()], goal) for t in THREADS]
+        lines.append(f"| 3 | every cast pair ≥ {goal}x {name} | {cells[0]} | {cells[1]} |")
+    for goal, baseline in ((1.5, "materialized"), (1.3, "libtorch")):
+        cells = [fmt_ratio(ratio(runs, f"add_int8_float32/fused/{goal_n}/{t}",
+                                 f"add_int8_float32/{baseline}/{goal_n}/{t}"), goal) for t in THREADS]
+        lines.append(f"| 4 | fused add(int8, float32) ≥ {goal}x {baseline} | {cells[0]} | {cells[1]} |")
+    apply_ns = runs.get("decide/TensorProcessor_Apply_no_cast", {}).get("seconds")
+    lines.append(
+        f"| 4 | `TensorProcessor::Apply`, no cast, 2 inputs ≤ 30 ns | "
+        f"{ns('decide/TensorProcessor_Apply_no_cast')} "
+        f"{'met' if apply_ns is not None and apply_ns <= 30e-9 else '**missed**'} "
+        f"(built, applied and destroyed: {ns('decide/TensorProcessor_build_and_Apply_no_cast')}) | - |")
+    lines += [""] + gpu_lines(gpu_json)
+
+    links = plot(runs, plots_dir, markdown_dir)
+    lines += ["", "### Throughput against size", ""]
+    for title, link in links:
+        lines.append(f"![{title}]({link})")
+        lines.append("")
+
+    lines += [f"### Every cast pair at {goal_n:,} elements", "", "<details><summary>156 pairs</summary>", "",
+              "| from | to | ours GB/s, 1 thread | vs libtorch | vs memcpy | ours GB/s, all threads | vs libtorch | vs memcpy |",
+              "|---|---|---|---|---|---|---|---|"]
+
+    def cell(r):
+        return "-" if r is None else f"{r:.2f}x"
+
+    for (src, dst) in sorted(tables["1_thread"]):
+        one = tables["1_thread"][(src, dst)]
+        all_ = tables["all_threads"].get((src, dst), (0, None, None))
+        lines.append(f"| {src} | {dst} | {one[0]:.2f} | {cell(one[1])} | {cell(one[2])} | "
+                     f"{all_[0]:.2f} | {cell(all_[1])} | {cell(all_[2])} |")
+    lines += ["", "</details>", "", END]
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results")
+    parser.add_argument("--markdown", required=True)
+    parser.add_argument("--plots", required=True)
+    parser.add_argument("--gpu-json")
+    args = parser.parse_args()
+    context, runs = load(args.results)
+    section = build_section(context, runs, args.plots, os.path.dirname(os.path.abspath(args.markdown)),
+                            args.gpu_json)
+    text = open(args.markdown).read() if os.path.exists(args.markdown) else "# Benchmarks\n"
+    if BEGIN in text and END in text:
+        head, rest = text.split(BEGIN, 1)
+        text = head + section.rstrip("\n") + rest.split(END, 1)[1]
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    with open(args.markdown, "w") as f:
+        f.write(text)
+    print(f"wrote the report into {args.markdown} and plots into {args.plots}")
+    print(section)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

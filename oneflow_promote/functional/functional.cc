@@ -10,7 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "kernels/cast.h"
-#include "kernels/cpu_ops.h"
+#include "kernels/op_kernels.h"
 #include "oneflow_promote/functional/tensor_processor.h"
 
 namespace oneflow_promote::functional {
@@ -33,33 +33,63 @@ absl::StatusOr<absl::InlinedVector<Tensor, 3>> CastAll(absl::Span<const Tensor> 
                                         processor.GetInputs().end());
 }
 
+// The device a call runs on: its tensors' (wrapped numbers and other single
+// host elements go along as scalars), or an error naming two devices.
+absl::StatusOr<Device> CallDevice(Op op, absl::Span<const Tensor> inputs) {
+  const Tensor* cuda = nullptr;
+  bool host_tensor = false;
+  for (const Tensor& input : inputs) {
+    if (input.is_cuda()) {
+      if (cuda != nullptr && cuda->device().ordinal != input.device().ordinal) {
+        return Invalid(absl::StrCat(OpName(op), "(): expected all tensors to be on the same device, "
+                                    "but found cuda:", cuda->device().ordinal, " and cuda:",
+                                    input.device().ordinal));
+      }
+      cuda = &input;
+    } else if (!input.is_wrapped_number() && input.numel() != 1) {
+      host_tensor = true;
+    }
+  }
+  if (cuda == nullptr) return Device::Cpu();
+  if (host_tensor) {
+    return Invalid(absl::StrCat(OpName(op), "(): expected all tensors to be on the same device, "
+                                "but found cuda:", cuda->device().ordinal, " and cpu"));
+  }
+  return Device::Cuda(cuda->device().ordinal);
+}
+
 // `destination` (out= or the in-place tensor), when the kernel can write
 // into it directly: the result's dtype and shape, contiguous.
-bool WritesDirectly(const Tensor* destination, DType dtype, absl::Span<const int64_t> shape) {
+bool WritesDirectly(const Tensor* destination, DType dtype, absl::Span<const int64_t> shape,
+                    const Device& device) {
   return destination != nullptr && destination->dtype() == dtype &&
-         destination->shape() == shape && destination->is_contiguous();
+         destination->shape() == shape && destination->is_contiguous() &&
+         destination->device().kind == device.kind &&
+         destination->device().ordinal == device.ordinal;
 }
 
 absl::StatusOr<Tensor> RunElementwise(Op op, absl::Span<const Tensor> inputs,
                                       const OpDTypes& dtypes, const OpOptions& options,
-                                      const Tensor* destination) {
+                                      const Device& device, const Tensor* destination) {
   absl::InlinedVector<absl::Span<const int64_t>, 3> shapes;
   for (const Tensor& input : inputs) shapes.push_back(input.shape());
-  absl::StatusOr<TensorDims> shape = cpu_ops::BroadcastShapes(shapes);
+  absl::StatusOr<TensorDims> shape = op_kernels::BroadcastShapes(shapes);
   if (!shape.ok()) return shape.status();
-  absl::StatusOr<Tensor> out = WritesDirectly(destination, dtypes.result, *shape)
+  absl::StatusOr<Tensor> out = WritesDirectly(destination, dtypes.result, *shape, device)
                                    ? *destination
-                                   : Tensor::Empty(dtypes.result, *shape);
+                                   : Tensor::Empty(dtypes.result, *shape, device);
   if (!out.ok()) return out;
 
-  const bool fusable = cpu_ops::CanFuseCasts(inputs, *shape);
+  // CUDA kernels read the compute dtype: casts are materialized there.
+  const bool fusable =
+      device.kind == Device::Kind::kCpu && op_kernels::CanFuseCasts(inputs, *shape);
   if (options.cast_path == CastPath::kFused && !fusable) {
     return Invalid(absl::StrCat(OpName(op),
                                 ": cannot fuse casts into the kernel for these operands (each "
                                 "must be contiguous with the result's shape, or one element)"));
   }
   if (fusable && options.cast_path != CastPath::kMaterialized) {
-    if (absl::Status s = cpu_ops::Elementwise(op, dtypes.compute, inputs, *out, options.threads);
+    if (absl::Status s = op_kernels::Elementwise(op, dtypes.compute, inputs, *out, options.threads);
         !s.ok()) {
       return s;
     }
@@ -75,7 +105,7 @@ absl::StatusOr<Tensor> RunElementwise(Op op, absl::Span<const Tensor> inputs,
     if (!condition.ok()) return condition.status();
     cast->insert(cast->begin(), *std::move(condition));
   }
-  if (absl::Status s = cpu_ops::Elementwise(op, dtypes.compute, *cast, *out, options.threads);
+  if (absl::Status s = op_kernels::Elementwise(op, dtypes.compute, *cast, *out, options.threads);
       !s.ok()) {
     return s;
   }
@@ -87,6 +117,11 @@ absl::StatusOr<Tensor> RunElementwise(Op op, absl::Span<const Tensor> inputs,
 absl::Status WriteInto(const Tensor& result, Tensor& destination, absl::string_view role) {
   if (result.data() == destination.data() && result.dtype() == destination.dtype()) {
     return absl::OkStatus();
+  }
+  if (result.is_cuda() != destination.is_cuda() ||
+      result.device().ordinal != destination.device().ordinal) {
+    return Invalid(absl::StrCat(role, " is ", destination.Describe(), " but the result is ",
+                                result.Describe()));
   }
   if (result.shape() != destination.shape()) {
     return Invalid(absl::StrCat(role, " with shape [", absl::StrJoin(destination.shape(), ", "),
@@ -101,7 +136,7 @@ absl::Status WriteInto(const Tensor& result, Tensor& destination, absl::string_v
     return s;
   }
   return CastElements(result.data(), result.dtype(), destination.data(), destination.dtype(),
-                      result.numel());
+                      result.numel(), destination.device());
 }
 
 // Call, writing elementwise results straight into `destination` where it
@@ -117,6 +152,24 @@ absl::StatusOr<Tensor> Run(Op op, absl::Span<const Tensor> inputs, const OpOptio
   }
   absl::StatusOr<OpDTypes> dtypes = InferOpDTypes(op, operands, options.promotion);
   if (!dtypes.ok()) return dtypes.status();
+  absl::StatusOr<Device> device = CallDevice(op, inputs);
+  if (!device.ok()) return device.status();
+
+  const bool elementwise = op != Op::kSum && op != Op::kProd && op != Op::kMean &&
+                           op != Op::kCumsum && op != Op::kDot;
+  if (!elementwise && device->kind == Device::Kind::kCuda) {
+    // Reductions, cumsum and dot have CPU kernels only: the inputs go to the
+    // host and the result comes back.
+    absl::InlinedVector<Tensor, 3> host;
+    for (const Tensor& input : inputs) {
+      absl::StatusOr<Tensor> moved = input.is_cuda() ? input.ToDevice(Device::Cpu()) : input;
+      if (!moved.ok()) return moved.status();
+      host.push_back(*std::move(moved));
+    }
+    absl::StatusOr<Tensor> result = Run(op, host, options, nullptr);
+    if (!result.ok()) return result;
+    return result->ToDevice(*device);
+  }
 
   switch (op) {
     case Op::kSum:
@@ -130,7 +183,7 @@ absl::StatusOr<Tensor> Run(Op op, absl::Span<const Tensor> inputs, const OpOptio
       if (op != Op::kCumsum) {
         absl::StatusOr<Tensor> out = Tensor::Empty(dtypes->result, {});
         if (!out.ok()) return out;
-        if (absl::Status s = cpu_ops::ReduceAll(op, x, *out); !s.ok()) return s;
+        if (absl::Status s = op_kernels::ReduceAll(op, x, *out); !s.ok()) return s;
         return out;
       }
       const int64_t rank = std::max<int64_t>(x.ndim(), 1);
@@ -142,13 +195,13 @@ absl::StatusOr<Tensor> Run(Op op, absl::Span<const Tensor> inputs, const OpOptio
       }
       absl::StatusOr<Tensor> out = Tensor::Empty(dtypes->result, x.shape());
       if (!out.ok()) return out;
-      if (absl::Status s = cpu_ops::Cumsum(x, dim, *out); !s.ok()) return s;
+      if (absl::Status s = op_kernels::Cumsum(x, dim, *out); !s.ok()) return s;
       return out;
     }
     case Op::kDot: {
       absl::StatusOr<Tensor> out = Tensor::Empty(dtypes->result, {});
       if (!out.ok()) return out;
-      if (absl::Status s = cpu_ops::Dot(inputs[0], inputs[1], *out); !s.ok()) return s;
+      if (absl::Status s = op_kernels::Dot(inputs[0], inputs[1], *out); !s.ok()) return s;
       return out;
     }
     default:
@@ -159,7 +212,7 @@ absl::StatusOr<Tensor> Run(Op op, absl::Span<const Tensor> inputs, const OpOptio
           return s;
         }
       }
-      return RunElementwise(op, inputs, *dtypes, options, destination);
+      return RunElementwise(op, inputs, *dtypes, options, *device, destination);
   }
 }
 

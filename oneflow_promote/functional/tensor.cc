@@ -12,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "kernels/cast.h"
 #include "kernels/convert.h"
+#include "kernels/cuda_device.h"
 
 namespace oneflow_promote {
 namespace {
@@ -35,7 +36,8 @@ TensorDims ContiguousStrides(absl::Span<const int64_t> shape) {
 
 }  // namespace
 
-absl::StatusOr<Tensor> Tensor::Allocate(DType dtype, absl::Span<const int64_t> shape, bool zero) {
+absl::StatusOr<Tensor> Tensor::Allocate(DType dtype, absl::Span<const int64_t> shape, bool zero,
+                                        Device device) {
   if (!IsValid(dtype)) {
     return absl::InvalidArgumentError(
         absl::StrCat("Tensor: invalid dtype enum value ", static_cast<int>(dtype)));
@@ -57,6 +59,15 @@ absl::StatusOr<Tensor> Tensor::Allocate(DType dtype, absl::Span<const int64_t> s
   tensor.shape_.assign(shape.begin(), shape.end());
   tensor.strides_ = ContiguousStrides(shape);
   tensor.buffer_bytes_ = std::max<int64_t>(count * static_cast<int64_t>(ItemSize(dtype)), 1);
+  tensor.device_ = Device{device.kind, device.ordinal, nullptr, 0};
+  if (device.kind == Device::Kind::kCuda) {
+    if (zero) return absl::UnimplementedError("Tensor::Zeros on a CUDA device");
+    absl::StatusOr<std::shared_ptr<std::byte[]>> buffer =
+        AllocateCudaBuffer(tensor.buffer_bytes_, device.ordinal);
+    if (!buffer.ok()) return buffer.status();
+    tensor.buffer_ = *std::move(buffer);
+    return tensor;
+  }
   std::byte* bytes = static_cast<std::byte*>(
       ::operator new[](static_cast<size_t>(tensor.buffer_bytes_), kAlignment, std::nothrow));
   if (bytes == nullptr) {
@@ -68,8 +79,9 @@ absl::StatusOr<Tensor> Tensor::Allocate(DType dtype, absl::Span<const int64_t> s
   return tensor;
 }
 
-absl::StatusOr<Tensor> Tensor::Empty(DType dtype, absl::Span<const int64_t> shape) {
-  return Allocate(dtype, shape, /*zero=*/false);
+absl::StatusOr<Tensor> Tensor::Empty(DType dtype, absl::Span<const int64_t> shape,
+                                     Device device) {
+  return Allocate(dtype, shape, /*zero=*/false, device);
 }
 
 absl::StatusOr<Tensor> Tensor::Zeros(DType dtype, absl::Span<const int64_t> shape) {
@@ -160,18 +172,37 @@ absl::StatusOr<Tensor> Tensor::Transpose(int64_t a, int64_t b) const {
 }
 
 absl::StatusOr<Tensor> Tensor::Clone() const {
-  absl::StatusOr<Tensor> copy = Empty(dtype_, shape_);
+  absl::StatusOr<Tensor> copy = Empty(dtype_, shape_, device_);
   if (!copy.ok()) return copy;
-  if (absl::Status s = CastStrided(data(), dtype_, shape_, strides_, copy->data(), dtype_); !s.ok()) {
+  if (absl::Status s = CastStrided(data(), dtype_, shape_, strides_, copy->data(), dtype_, device_);
+      !s.ok()) {
     return s;
   }
   return copy;
 }
 
+absl::StatusOr<Tensor> Tensor::ToDevice(Device device) const {
+  absl::StatusOr<Tensor> contiguous = Clone();
+  if (!contiguous.ok()) return contiguous;
+  if (device.kind == device_.kind && device.ordinal == device_.ordinal) return contiguous;
+  absl::StatusOr<Tensor> moved = Empty(dtype_, shape_, device);
+  if (!moved.ok()) return moved;
+  const int64_t bytes = numel() * static_cast<int64_t>(ItemSize(dtype_));
+  if (bytes == 0) return moved;
+  const CopyDirection direction = !is_cuda() ? CopyDirection::kHostToDevice
+                                  : device.kind == Device::Kind::kCpu
+                                      ? CopyDirection::kDeviceToHost
+                                      : CopyDirection::kDeviceToDevice;
+  if (absl::Status s = CudaCopyBytes(moved->data(), contiguous->data(), bytes, direction); !s.ok()) {
+    return s;
+  }
+  return moved;
+}
+
 absl::StatusOr<Tensor> Tensor::To(DType dtype) const {
   if (!defined()) return absl::FailedPreconditionError("To() on an undefined tensor");
   if (dtype == dtype_) return *this;
-  absl::StatusOr<Tensor> out = Empty(dtype, shape_);
+  absl::StatusOr<Tensor> out = Empty(dtype, shape_, device_);
   if (!out.ok()) return out;
   if (wrapped_) {
     // A Python scalar converts on the host, with no kernel dispatch.
@@ -185,8 +216,8 @@ absl::StatusOr<Tensor> Tensor::To(DType dtype) const {
     return out;
   }
   const absl::Status status =
-      is_contiguous() ? CastElements(data(), dtype_, out->data(), dtype, numel())
-                      : CastStrided(data(), dtype_, shape_, strides_, out->data(), dtype);
+      is_contiguous() ? CastElements(data(), dtype_, out->data(), dtype, numel(), device_)
+                      : CastStrided(data(), dtype_, shape_, strides_, out->data(), dtype, device_);
   if (!status.ok()) return status;
   return out;
 }
@@ -194,6 +225,7 @@ absl::StatusOr<Tensor> Tensor::To(DType dtype) const {
 std::string Tensor::Describe() const {
   if (!defined()) return "undefined tensor";
   std::string text = absl::StrCat(Name(dtype_), "[", absl::StrJoin(shape_, ", "), "]");
+  if (is_cuda()) absl::StrAppend(&text, " cuda:", device_.ordinal);
   if (wrapped_) absl::StrAppend(&text, " (Python ", scalar_.ToString(), ")");
   return text;
 }

@@ -21,6 +21,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "kernels/cast.h"
 #include "oneflow_promote/dtype.h"
 #include "oneflow_promote/result_type.h"
 
@@ -35,9 +36,11 @@ class Tensor {
   // An undefined tensor (defined() is false).
   Tensor() = default;
 
-  // A contiguous tensor of `shape` whose elements are uninitialized. Errors
-  // for an invalid dtype, a negative extent, or a size that overflows.
-  [[nodiscard]] static absl::StatusOr<Tensor> Empty(DType dtype, absl::Span<const int64_t> shape);
+  // A contiguous tensor of `shape` whose elements are uninitialized, in host
+  // memory or on a CUDA device. Errors for an invalid dtype, a negative
+  // extent, a size that overflows, or an unavailable device.
+  [[nodiscard]] static absl::StatusOr<Tensor> Empty(DType dtype, absl::Span<const int64_t> shape,
+                                                    Device device = Device::Cpu());
   // Like Empty, with every byte zero (0, false, +0.0).
   [[nodiscard]] static absl::StatusOr<Tensor> Zeros(DType dtype, absl::Span<const int64_t> shape);
   // A contiguous tensor holding `values` (row-major); their count must be
@@ -61,6 +64,9 @@ class Tensor {
   // Row-major with no gaps (any tensor of at most one element is).
   [[nodiscard]] bool is_contiguous() const;
   [[nodiscard]] bool is_wrapped_number() const { return wrapped_; }
+  // Where the elements live (kind and ordinal; stream and threads unused).
+  [[nodiscard]] const Device& device() const { return device_; }
+  [[nodiscard]] bool is_cuda() const { return device_.kind == Device::Kind::kCuda; }
 
   // How the promotion rules see this tensor: Operand::Tensor(dtype, ndim),
   // or the Python scalar of a wrapped number.
@@ -91,16 +97,22 @@ class Tensor {
   // tensor, sharing storage.
   [[nodiscard]] absl::StatusOr<Tensor> To(DType dtype) const;
 
-  // "int8[2, 3]", "float32[]", "float64[] (Python 2.5)".
+  // The elements copied to `device` (a contiguous tensor; the same device
+  // returns a contiguous copy as well).
+  [[nodiscard]] absl::StatusOr<Tensor> ToDevice(Device device) const;
+
+  // "int8[2, 3]", "float32[] cuda:0", "float64[] (Python 2.5)".
   [[nodiscard]] std::string Describe() const;
 
  private:
-  static absl::StatusOr<Tensor> Allocate(DType dtype, absl::Span<const int64_t> shape, bool zero);
+  static absl::StatusOr<Tensor> Allocate(DType dtype, absl::Span<const int64_t> shape, bool zero,
+                                         Device device = Device::Cpu());
 
   std::shared_ptr<std::byte[]> buffer_;
   int64_t buffer_bytes_ = 0;
   int64_t offset_bytes_ = 0;
   DType dtype_ = DType::kFloat32;
+  Device device_ = Device::Cpu();
   TensorDims shape_;
   TensorDims strides_;
   bool wrapped_ = false;

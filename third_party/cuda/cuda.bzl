@@ -8,7 +8,8 @@ load("@local_cuda//:defs.bzl", "CUDA_AVAILABLE", "NVCC")
 
 CUDA_ARCHS = ["80", "90"]
 
-def cuda_library(name, cu_srcs = [], srcs = [], hdrs = [], deps = [], copts = [], nvcc_opts = [], **kwargs):
+def cuda_library(name, cu_srcs = [], srcs = [], hdrs = [], deps = [], copts = [], nvcc_opts = [], nvcc_srcs = [], **kwargs):
+    """nvcc_srcs: headers of other packages that the .cu sources include."""
     objs = []
     if CUDA_AVAILABLE:
         gencode = " ".join(["-gencode arch=compute_{0},code=sm_{0}".format(a) for a in CUDA_ARCHS])
@@ -16,7 +17,7 @@ def cuda_library(name, cu_srcs = [], srcs = [], hdrs = [], deps = [], copts = []
             obj = name + "_" + src.replace("/", "_").replace(".cu", ".o")
             native.genrule(
                 name = obj + "_nvcc",
-                srcs = [src] + hdrs + ["//oneflow_promote:all_headers"],
+                srcs = [src] + hdrs + nvcc_srcs + ["//oneflow_promote:all_headers"],
                 outs = [obj],
                 cmd = " ".join([
                     NVCC,

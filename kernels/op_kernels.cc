@@ -3,7 +3,7 @@
 // them, and one engine that walks broadcast operands and, for mixed-dtype
 // inputs, converts them block by block with the cast kernels.
 
-#include "kernels/cpu_ops.h"
+#include "kernels/op_kernels.h"
 
 #include <algorithm>
 #include <atomic>
@@ -18,320 +18,17 @@
 #include "kernels/cast.h"
 #include "kernels/convert.h"
 #include "kernels/internal/cpu_cast.h"
+#if ONEFLOW_PROMOTE_HAVE_CUDA
+#include "kernels/internal/cuda_ops.h"
+#endif
+#include "kernels/internal/op_math.h"
 #include "kernels/internal/parallel_for.h"
 
-namespace oneflow_promote::cpu_ops {
+namespace oneflow_promote::op_kernels {
 namespace {
 
 using functional::Op;
-
-template <typename T>
-struct IsStdComplex : std::false_type {};
-template <typename T>
-struct IsStdComplex<std::complex<T>> : std::true_type {};
-
-// The type an element computes in, and the trips between it and storage.
-template <typename T>
-struct Math {
-  using type = T;
-  static T Load(T x) { return x; }
-  static T Store(T m) { return m; }
-};
-template <>
-struct Math<Float16> {
-  using type = float;
-  static float Load(Float16 x) { return Convert<float>(x); }
-  static Float16 Store(float m) { return Convert<Float16>(m); }
-};
-template <>
-struct Math<BFloat16> {
-  using type = float;
-  static float Load(BFloat16 x) { return Convert<float>(x); }
-  static BFloat16 Store(float m) { return Convert<BFloat16>(m); }
-};
-template <typename Part>
-struct Math<Complex<Part>> {
-  using Real = std::conditional_t<std::is_same_v<Part, double>, double, float>;
-  using type = std::complex<Real>;
-  static type Load(Complex<Part> x) { return {Convert<Real>(x.real), Convert<Real>(x.imag)}; }
-  static Complex<Part> Store(type m) { return {Convert<Part>(m.real()), Convert<Part>(m.imag())}; }
-};
-
-// The storage types the frontend computes in: the 13 dtypes libtorch has
-// (op_rules.h never picks float8 or the wide unsigned types).
-template <typename T>
-inline constexpr bool kComputable =
-    !std::is_same_v<T, uint16_t> && !std::is_same_v<T, uint32_t> &&
-    !std::is_same_v<T, uint64_t> && !std::is_same_v<T, Float8E4M3FN> &&
-    !std::is_same_v<T, Float8E5M2>;
-
-template <typename M>
-inline constexpr bool kIsInt = std::is_integral_v<M> && !std::is_same_v<M, bool>;
-
-// Wrapping integer arithmetic (signed overflow is undefined in C++).
-template <typename M>
-M WrapAdd(M a, M b) {
-  using U = std::make_unsigned_t<M>;
-  return static_cast<M>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
-}
-template <typename M>
-M WrapSub(M a, M b) {
-  using U = std::make_unsigned_t<M>;
-  return static_cast<M>(static_cast<U>(static_cast<U>(a) - static_cast<U>(b)));
-}
-template <typename M>
-M WrapMul(M a, M b) {
-  using U = std::make_unsigned_t<M>;
-  using Wide = std::conditional_t<(sizeof(U) < sizeof(unsigned)), unsigned, U>;
-  return static_cast<M>(static_cast<U>(static_cast<Wide>(static_cast<U>(a)) *
-                                       static_cast<Wide>(static_cast<U>(b))));
-}
-
-template <typename M>
-bool NonZero(M x) {
-  if constexpr (IsStdComplex<M>::value) {
-    return x.real() != 0 || x.imag() != 0;
-  } else {
-    return x != M(0);
-  }
-}
-
-// Integer division helpers; b == 0 is caught by the caller.
-template <typename M>
-M TruncDiv(M a, M b) {
-  if constexpr (std::is_signed_v<M>) {
-    if (b == -1) return WrapSub(M(0), a);  // min / -1 wraps
-  }
-  return static_cast<M>(a / b);
-}
-template <typename M>
-M FloorDiv(M a, M b) {
-  const M q = TruncDiv(a, b);
-  if constexpr (std::is_signed_v<M>) {
-    if (b != -1 && a % b != 0 && ((a < 0) != (b < 0))) return static_cast<M>(q - 1);
-  }
-  return q;
-}
-template <typename M>
-M IntRemainder(M a, M b) {
-  if constexpr (std::is_signed_v<M>) {
-    if (b == -1) return 0;
-    M r = static_cast<M>(a % b);
-    if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<M>(r + b);
-    return r;
-  } else {
-    return static_cast<M>(a % b);
-  }
-}
-// PyTorch's div_floor for floating point: exact floor of a/b where it can.
-template <typename M>
-M FloatFloorDiv(M a, M b) {
-  if (b == 0) return a / b;
-  const M mod = std::fmod(a, b);
-  M div = (a - mod) / b;
-  if (mod != 0 && ((b < 0) != (mod < 0))) div -= 1;
-  if (div == 0) return std::copysign(M(0), a / b);
-  M floor_div = std::floor(div);
-  if (div - floor_div > M(0.5)) floor_div += 1;
-  return floor_div;
-}
-template <typename M>
-M IntPow(M base, M exponent) {
-  if constexpr (std::is_signed_v<M>) {
-    if (exponent < 0) {
-      if (base == 1) return 1;
-      if (base == -1) return (exponent & 1) ? M(-1) : M(1);
-      return 0;
-    }
-  }
-  M result = 1;
-  while (exponent != 0) {
-    if (exponent & 1) result = WrapMul(result, base);
-    exponent = static_cast<M>(exponent >> 1);
-    base = WrapMul(base, base);
-  }
-  return result;
-}
-
-// x rounded to storage type T and back: PyTorch's float16 and bfloat16
-// arithmetic rounds after each operation, which matters where a later step
-// is discontinuous (trunc).
-template <typename T, typename M>
-M RoundTo(M x) {
-  return Math<T>::Load(Math<T>::Store(x));
-}
-
-// (a + bi) / (c + di) as libtorch 1.13's CPU kernels compute it:
-// a * conj(b) / |b|^2, so x / 0 is NaN (not the infinity std::complex gives).
-template <typename M>
-M ComplexDivide(M x, M y) {
-  const auto c = y.real(), d = y.imag();
-  const auto scale = c * c + d * d;
-  return M((x.real() * c + x.imag() * d) / scale, (x.imag() * c - x.real() * d) / scale);
-}
-
-// alpha * b for complex b as PyTorch's add and sub compute it (a + alpha * b
-// with alpha = 1 or -1, multiplied out in full), so that an infinite part
-// gives a NaN partner exactly where PyTorch's does: 0j + inf is (inf, nan).
-template <typename M>
-M ScaleByAlpha(M b, typename M::value_type alpha) {
-  using R = typename M::value_type;
-  return M(b.real() * alpha - b.imag() * R(0), b.real() * R(0) + b.imag() * alpha);
-}
-
-// One binary op on math values of storage type T; `zero_division` is set
-// by integer division by zero (the result is then 0).
-template <Op kOp, typename T, typename M = typename Math<T>::type>
-auto Binary(M a, M b, bool& zero_division) {
-  if constexpr (kOp == Op::kAdd) {
-    if constexpr (std::is_same_v<M, bool>) return M(a || b);
-    else if constexpr (kIsInt<M>) return WrapAdd(a, b);
-    else if constexpr (IsStdComplex<M>::value) return a + ScaleByAlpha(b, 1);
-    else return M(a + b);
-  } else if constexpr (kOp == Op::kSub) {
-    if constexpr (kIsInt<M>) return WrapSub(a, b);
-    else if constexpr (IsStdComplex<M>::value) return a + ScaleByAlpha(b, -1);
-    else return M(a - b);
-  } else if constexpr (kOp == Op::kMul) {
-    if constexpr (std::is_same_v<M, bool>) return M(a && b);
-    else if constexpr (kIsInt<M>) return WrapMul(a, b);
-    else return M(a * b);
-  } else if constexpr (kOp == Op::kDiv) {
-    if constexpr (IsStdComplex<M>::value) return ComplexDivide(a, b);
-    else return M(a / b);
-  } else if constexpr (kOp == Op::kDivFloor || kOp == Op::kFloorDivide || kOp == Op::kDivTrunc ||
-                       kOp == Op::kRemainder) {
-    if constexpr (kIsInt<M>) {
-      if (b == 0) {
-        zero_division = true;
-        return M(0);
-      }
-      if constexpr (kOp == Op::kDivTrunc) return TruncDiv(a, b);
-      else if constexpr (kOp == Op::kRemainder) return IntRemainder(a, b);
-      else return FloorDiv(a, b);
-    } else {
-      if constexpr (kOp == Op::kDivTrunc) return M(std::trunc(RoundTo<T>(M(a / b))));
-      else if constexpr (kOp == Op::kRemainder) {
-        M mod = std::fmod(a, b);
-        if (mod != 0 && ((b < 0) != (mod < 0))) mod += b;
-        return mod;
-      } else {
-        return FloatFloorDiv(a, b);
-      }
-    }
-  } else if constexpr (kOp == Op::kPow) {
-    if constexpr (kIsInt<M>) return IntPow(a, b);
-    else return M(std::pow(a, b));
-  } else if constexpr (kOp == Op::kMaximum || kOp == Op::kMinimum) {
-    constexpr bool kMax = kOp == Op::kMaximum;
-    if constexpr (std::is_same_v<M, bool>) return kMax ? M(a || b) : M(a && b);
-    else if constexpr (std::is_floating_point_v<M>) {
-      if (a != a) return a;
-      if (b != b) return b;
-      return kMax ? std::max(a, b) : std::min(a, b);
-    } else {
-      return kMax ? std::max(a, b) : std::min(a, b);
-    }
-  } else if constexpr (kOp == Op::kAtan2) {
-    return M(std::atan2(a, b));
-  } else if constexpr (kOp == Op::kEq) {
-    return a == b;
-  } else if constexpr (kOp == Op::kNe) {
-    return a != b;
-  } else if constexpr (kOp == Op::kLt) {
-    return a < b;
-  } else if constexpr (kOp == Op::kLe) {
-    return a <= b;
-  } else if constexpr (kOp == Op::kGt) {
-    return a > b;
-  } else if constexpr (kOp == Op::kGe) {
-    return a >= b;
-  } else if constexpr (kOp == Op::kLogicalAnd) {
-    return NonZero(a) && NonZero(b);
-  } else if constexpr (kOp == Op::kLogicalOr) {
-    return NonZero(a) || NonZero(b);
-  } else if constexpr (kOp == Op::kLogicalXor) {
-    return NonZero(a) != NonZero(b);
-  } else if constexpr (kOp == Op::kBitwiseAnd) {
-    return M(a & b);
-  } else if constexpr (kOp == Op::kBitwiseOr) {
-    return M(a | b);
-  } else {
-    static_assert(kOp == Op::kBitwiseXor);
-    return M(a ^ b);
-  }
-}
-
-template <Op kOp, typename M>
-auto Unary(M a) {
-  if constexpr (kOp == Op::kNeg) {
-    if constexpr (kIsInt<M>) return WrapSub(M(0), a);
-    else return M(-a);
-  } else if constexpr (kOp == Op::kAbs) {
-    if constexpr (IsStdComplex<M>::value) return std::abs(a);
-    else if constexpr (std::is_unsigned_v<M>) return a;
-    else if constexpr (kIsInt<M>) return a < 0 ? WrapSub(M(0), a) : a;
-    else return M(std::fabs(a));
-  } else {
-    static_assert(kOp == Op::kSqrt);
-    return M(std::sqrt(a));
-  }
-}
-
-// Whether the op has a kernel for storage type T (op_rules.h decides which
-// of these PyTorch's CPU kernels actually offer).
-template <Op kOp, typename T>
-constexpr bool HasKernel() {
-  if constexpr (!kComputable<T>) {
-    return false;
-  } else {
-    using M = typename Math<T>::type;
-    constexpr bool kComplex = IsStdComplex<M>::value;
-    constexpr bool kFloat = std::is_floating_point_v<M>;
-    constexpr bool kBool = std::is_same_v<M, bool>;
-    switch (kOp) {
-      case Op::kAdd: case Op::kMul: case Op::kEq: case Op::kNe: case Op::kLogicalAnd:
-      case Op::kLogicalOr: case Op::kLogicalXor: case Op::kWhere:
-        return true;
-      case Op::kSub: case Op::kNeg: case Op::kPow:
-        return !kBool;
-      case Op::kDiv:
-        return kFloat || kComplex;
-      case Op::kDivFloor: case Op::kDivTrunc: case Op::kFloorDivide: case Op::kRemainder:
-        return kFloat || kIsInt<M>;
-      case Op::kMaximum: case Op::kMinimum: case Op::kLt: case Op::kLe: case Op::kGt:
-      case Op::kGe:
-        return !kComplex;
-      case Op::kAtan2:
-        return kFloat;
-      case Op::kBitwiseAnd: case Op::kBitwiseOr: case Op::kBitwiseXor:
-        return kBool || kIsInt<M>;
-      case Op::kAbs:
-        return !kBool;
-      case Op::kSqrt:
-        return kFloat || kComplex;
-      default:
-        return false;  // reductions and dot have their own loops
-    }
-  }
-}
-
-// The storage type of an op's result element, given its math result R.
-template <typename T, typename R>
-using ResultStorage = std::conditional_t<
-    std::is_same_v<R, bool>, bool,
-    std::conditional_t<std::is_same_v<R, typename Math<T>::type>, T,
-                       // abs of complex: the real part's storage
-                       std::conditional_t<std::is_same_v<T, Complex<Float16>>, Float16, R>>>;
-
-template <typename S, typename R>
-S StoreAs(R r) {
-  if constexpr (std::is_same_v<S, R>) {
-    return r;
-  } else {
-    return Math<S>::Store(r);
-  }
-}
+using namespace op_math;  // NOLINT: the element functions
 
 // A block kernel: n elements, each input either advancing (broadcast[i]
 // false) or repeating its first element.
@@ -469,8 +166,73 @@ bool CanFuseCasts(absl::Span<const Tensor> inputs, absl::Span<const int64_t> sha
   return true;
 }
 
+#if ONEFLOW_PROMOTE_HAVE_CUDA
+namespace {
+
+absl::Status CudaElementwise(Op op, DType compute, absl::Span<const Tensor> inputs, Tensor& out) {
+  using cuda_ops_internal::CudaElementwiseArgs;
+  if (out.ndim() > cuda_ops_internal::kMaxRank) {
+    return absl::UnimplementedError(absl::StrCat("CUDA ops take rank up to ",
+                                                 cuda_ops_internal::kMaxRank, "; got ", out.ndim()));
+  }
+  CudaElementwiseArgs args;
+  args.op = op;
+  args.compute = compute;
+  args.rank = static_cast<int>(out.ndim());
+  for (int d = 0; d < args.rank; ++d) args.shape[d] = out.shape()[d];
+  args.numel = out.numel();
+  args.out = out.data();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const DType needed = op == Op::kWhere && i == 0 ? DType::kBool : compute;
+    const Tensor& input = inputs[i];
+    if (!input.is_cuda() && input.numel() == 1) {
+      // A host scalar: converted here, passed by value with the launch.
+      if (absl::Status s = CastElements(input.data(), input.dtype(), args.inputs[i].value, needed, 1);
+          !s.ok()) {
+        return s;
+      }
+      continue;
+    }
+    if (!input.is_cuda() || input.device().ordinal != out.device().ordinal ||
+        input.dtype() != needed) {
+      return absl::InternalError(absl::StrCat("CUDA elementwise: input ", i + 1, " (",
+                                              input.Describe(), ") must be a ", Name(needed),
+                                              " tensor on the output's device (", out.Describe(),
+                                              ")"));
+    }
+    // The view's own strides (any layout), 0 where it repeats.
+    args.inputs[i].data = input.data();
+    const size_t offset = static_cast<size_t>(args.rank) - input.shape().size();
+    for (size_t k = 0; k < input.shape().size(); ++k) {
+      args.inputs[i].strides[offset + k] = input.shape()[k] == 1 ? 0 : input.strides()[k];
+    }
+  }
+  bool zero_division = false;
+  const cast_internal::CudaResult result =
+      cuda_ops_internal::CudaElementwise(args, out.device().ordinal, &zero_division);
+  if (result.code == -1) {
+    return absl::InternalError(
+        absl::StrCat("no CUDA kernel for ", functional::OpName(op), " in ", Name(compute)));
+  }
+  if (!result.ok()) {
+    return absl::InternalError(absl::StrCat("CUDA ", functional::OpName(op), ": ", result.message));
+  }
+  if (zero_division) return absl::InvalidArgumentError("ZeroDivisionError");
+  return absl::OkStatus();
+}
+
+}  // namespace
+#endif
+
 absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, Tensor& out,
                          int threads) {
+  if (out.is_cuda()) {
+#if ONEFLOW_PROMOTE_HAVE_CUDA
+    return CudaElementwise(op, compute, inputs, out);
+#else
+    return absl::UnavailableError("CUDA tensors, but the library was built without CUDA");
+#endif
+  }
   const BlockFn block = SelectBlock(op, compute);
   if (block == nullptr) {
     return absl::InternalError(
@@ -715,4 +477,4 @@ absl::Status Dot(const Tensor& a, const Tensor& b, Tensor& out) {
   });
 }
 
-}  // namespace oneflow_promote::cpu_ops
+}  // namespace oneflow_promote::op_kernels

@@ -1,12 +1,12 @@
-// CPU kernels of the functional frontend's ops, after dtypes are decided:
-// elementwise ops over broadcast operands (with the casts of mixed-dtype
-// inputs either done beforehand or fused into the loop, block by block),
-// reductions, cumsum and dot. The element semantics of every op are in
+// Kernels of the functional frontend's ops, after dtypes are decided:
+// elementwise ops over broadcast operands on the CPU (with the casts of
+// mixed-dtype inputs either done beforehand or fused into the loop, block by
+// block) and on CUDA devices; reductions, cumsum and dot on the CPU. The element semantics of every op are in
 // docs/ops.md; integer arithmetic wraps, float16 and bfloat16 compute in
 // float32 and round once, complex32 in complex64.
 
-#ifndef ONEFLOW_PROMOTE_KERNELS_CPU_OPS_H_
-#define ONEFLOW_PROMOTE_KERNELS_CPU_OPS_H_
+#ifndef ONEFLOW_PROMOTE_KERNELS_OP_KERNELS_H_
+#define ONEFLOW_PROMOTE_KERNELS_OP_KERNELS_H_
 
 #include <cstdint>
 
@@ -16,7 +16,7 @@
 #include "oneflow_promote/functional/op_rules.h"
 #include "oneflow_promote/functional/tensor.h"
 
-namespace oneflow_promote::cpu_ops {
+namespace oneflow_promote::op_kernels {
 
 // The shape `shapes` broadcast to, or PyTorch's error ("The size of tensor a
 // (3) must match the size of tensor b (4) at non-singleton dimension 1").
@@ -31,9 +31,12 @@ namespace oneflow_promote::cpu_ops {
 // out = op(inputs...) elementwise, for op an elementwise op of op_rules.h
 // (binary ops, where, neg, abs, sqrt). `out` is contiguous with the
 // broadcast shape and dtype InferOpDTypes' result. Each input is read as
-// `compute` (where's condition as bool); an input of another dtype must
-// satisfy CanFuseCasts and is converted in cache-sized blocks. Integer
-// division by zero is an error ("ZeroDivisionError"), as in PyTorch.
+// `compute` (where's condition as bool). On the CPU an input of another
+// dtype must satisfy CanFuseCasts and is converted in cache-sized blocks.
+// When `out` is on a CUDA device the kernel runs there: inputs must then be
+// of the compute dtype on that device, or single host elements (Python
+// scalars, passed with the launch). Integer division by zero is an error
+// ("ZeroDivisionError"), as in PyTorch.
 [[nodiscard]] absl::Status Elementwise(functional::Op op, DType compute,
                                        absl::Span<const Tensor> inputs, Tensor& out,
                                        int threads = 0);
@@ -49,6 +52,6 @@ namespace oneflow_promote::cpu_ops {
 // The dot product of two 1-d tensors of out's dtype into the 0-d `out`.
 [[nodiscard]] absl::Status Dot(const Tensor& a, const Tensor& b, Tensor& out);
 
-}  // namespace oneflow_promote::cpu_ops
+}  // namespace oneflow_promote::op_kernels
 
-#endif  // ONEFLOW_PROMOTE_KERNELS_CPU_OPS_H_
+#endif  // ONEFLOW_PROMOTE_KERNELS_OP_KERNELS_H_

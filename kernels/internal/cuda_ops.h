@@ -1,0 +1,47 @@
+// The CUDA half of the functional frontend's elementwise ops, implemented in
+// kernels/cuda_ops.cu. Free of Abseil, like cuda_cast.h: op_kernels.cc prepares
+// the operands (cast to the compute dtype, broadcast strides) and turns the
+// result into absl::Status.
+
+#ifndef ONEFLOW_PROMOTE_KERNELS_INTERNAL_CUDA_OPS_H_
+#define ONEFLOW_PROMOTE_KERNELS_INTERNAL_CUDA_OPS_H_
+
+#include <cstdint>
+
+#include "kernels/internal/cuda_cast.h"
+#include "oneflow_promote/dtype_enum.h"
+#include "oneflow_promote/functional/op_list.h"
+
+namespace oneflow_promote::cuda_ops_internal {
+
+inline constexpr int kMaxRank = 8;
+
+// One input: device memory in the compute dtype (bool for where's
+// condition), read at sum(index[d] * strides[d]) over the output's index
+// space (stride 0 repeats); or, with data == nullptr, the single element in
+// `value` (a host scalar, passed with the launch).
+struct CudaOperand {
+  const void* data = nullptr;
+  int64_t strides[kMaxRank] = {};
+  alignas(16) unsigned char value[16] = {};
+};
+
+struct CudaElementwiseArgs {
+  functional::Op op = functional::Op::kAdd;
+  DType compute = DType::kFloat32;
+  int rank = 0;
+  int64_t shape[kMaxRank] = {};
+  int64_t numel = 0;
+  CudaOperand inputs[3];
+  void* out = nullptr;  // contiguous, of the op's result dtype
+};
+
+// Runs the op on device `ordinal` and waits for it; *zero_division tells
+// whether an integer division met a zero divisor. Code -1: no kernel for the
+// op and compute dtype.
+[[nodiscard]] cast_internal::CudaResult CudaElementwise(const CudaElementwiseArgs& args,
+                                                        int ordinal, bool* zero_division);
+
+}  // namespace oneflow_promote::cuda_ops_internal
+
+#endif  // ONEFLOW_PROMOTE_KERNELS_INTERNAL_CUDA_OPS_H_

@@ -1,0 +1,378 @@
+// The element functions of the functional frontend's ops, shared by the CPU
+// kernels (op_kernels.cc) and the CUDA kernels (cuda_ops.cu): each op on a
+// "math" type (float for float16 and bfloat16, a complex type for complex),
+// with PyTorch's semantics (docs/ops.md). Free of Abseil, for nvcc.
+
+#ifndef ONEFLOW_PROMOTE_KERNELS_INTERNAL_OP_MATH_H_
+#define ONEFLOW_PROMOTE_KERNELS_INTERNAL_OP_MATH_H_
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/convert.h"
+#include "oneflow_promote/functional/op_list.h"
+
+#if defined(__CUDACC__)
+#include <cuda/std/complex>
+#define ONEFLOW_PROMOTE_OPS_INLINE __host__ __device__ inline
+#else
+#include <complex>
+#define ONEFLOW_PROMOTE_OPS_INLINE inline
+#endif
+
+namespace oneflow_promote::op_math {
+
+using functional::Op;
+
+// The complex math type: std::complex on the host, cuda::std::complex where
+// nvcc compiles (same layout and arithmetic).
+#if defined(__CUDACC__)
+template <typename R>
+using MathComplex = cuda::std::complex<R>;
+#else
+template <typename R>
+using MathComplex = std::complex<R>;
+#endif
+
+template <typename T>
+struct IsStdComplex : std::false_type {};
+template <typename T>
+struct IsStdComplex<MathComplex<T>> : std::true_type {};
+
+
+// pow, sqrt and abs for real and complex math types alike.
+template <typename M>
+ONEFLOW_PROMOTE_OPS_INLINE M Pow(M a, M b) {
+#if defined(__CUDACC__)
+  if constexpr (IsStdComplex<M>::value) return cuda::std::pow(a, b);
+#else
+  if constexpr (IsStdComplex<M>::value) return std::pow(a, b);
+#endif
+  else return M(std::pow(a, b));
+}
+template <typename M>
+ONEFLOW_PROMOTE_OPS_INLINE M Sqrt(M a) {
+#if defined(__CUDACC__)
+  if constexpr (IsStdComplex<M>::value) return cuda::std::sqrt(a);
+#else
+  if constexpr (IsStdComplex<M>::value) return std::sqrt(a);
+#endif
+  else return M(std::sqrt(a));
+}
+template <typename M>
+ONEFLOW_PROMOTE_OPS_INLINE auto Abs(M a) {
+#if defined(__CUDACC__)
+  return cuda::std::abs(a);
+#else
+  return std::abs(a);
+#endif
+}
+
+// The type an element computes in, and the trips between it and storage.
+template <typename T>
+struct Math {
+  using type = T;
+  ONEFLOW_PROMOTE_OPS_INLINE static T Load(T x) { return x; }
+  ONEFLOW_PROMOTE_OPS_INLINE static T Store(T m) { return m; }
+};
+template <>
+struct Math<Float16> {
+  using type = float;
+  ONEFLOW_PROMOTE_OPS_INLINE static float Load(Float16 x) { return Convert<float>(x); }
+  ONEFLOW_PROMOTE_OPS_INLINE static Float16 Store(float m) { return Convert<Float16>(m); }
+};
+template <>
+struct Math<BFloat16> {
+  using type = float;
+  ONEFLOW_PROMOTE_OPS_INLINE static float Load(BFloat16 x) { return Convert<float>(x); }
+  ONEFLOW_PROMOTE_OPS_INLINE static BFloat16 Store(float m) { return Convert<BFloat16>(m); }
+};
+template <typename Part>
+struct Math<Complex<Part>> {
+  using Real = std::conditional_t<std::is_same_v<Part, double>, double, float>;
+  using type = MathComplex<Real>;
+  ONEFLOW_PROMOTE_OPS_INLINE static type Load(Complex<Part> x) { return {Convert<Real>(x.real), Convert<Real>(x.imag)}; }
+  ONEFLOW_PROMOTE_OPS_INLINE static Complex<Part> Store(type m) { return {Convert<Part>(m.real()), Convert<Part>(m.imag())}; }
+};
+
+// The storage types the frontend computes in: the 13 dtypes libtorch has
+// (op_rules.h never picks float8 or the wide unsigned types).
+template <typename T>
+inline constexpr bool kComputable =
+    !std::is_same_v<T, uint16_t> && !std::is_same_v<T, uint32_t> &&
+    !std::is_same_v<T, uint64_t> && !std::is_same_v<T, Float8E4M3FN> &&
+    !std::is_same_v<T, Float8E5M2>;
+
+template <typename M>
+inline constexpr bool kIsInt = std::is_integral_v<M> && !std::is_same_v<M, bool>;
+
+// Wrapping integer arithmetic (signed overflow is undefined in C++).
+template <typename M>
+ONEFLOW_PROMOTE_OPS_INLINE M WrapAdd(M a, M b) {
+  using U = std::make_unsigned_t<M>;
+  return static_cast<M>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+}
+template <typename M>
+ONEFLOW_PROMOTE_OPS_INLINE M WrapSub(M a, M b) {
+  using U = std::make_unsigned_t<M>;
+  return static_cast<M>(static_cast<U>(static_cast<U>(a) - static_cast<U>(b)));
+}
+template <typename M>
+ONEFLOW_PROMOTE_OPS_INLINE M WrapMul(M a, M b) {
+  using U = std::make_unsigned_t<M>;
+  using Wide = std::conditional_t<(sizeof(U) < sizeof(unsigned)), unsigned, U>;
+  return static_cast<M>(static_cast<U>(static_cast<Wide>(static_cast<U>(a)) *
+                                       static_cast<Wide>(static_cast<U>(b))));
+}
+
+template <typename M>
+ONEFLOW_PROMOTE_OPS_INLINE bool NonZero(M x) {
+  if constexpr (IsStdComplex<M>::value) {
+    return x.real() != 0 || x.imag() != 0;
+  } else {
+    return x != M(0);
+  }
+}
+
+// Integer division helpers; b == 0 is caught by the caller.
+template <typename M>
+ONEFLOW_PROMOTE_OPS_INLINE M TruncDiv(M a, M b) {
+  if constexpr (std::is_signed_v<M>) {
+    if (b == -1) return WrapSub(M(0), a);  // min / -1 wraps
+  }
+  return static_cast<M>(a / b);
+}
+template <typename M>
+ONEFLOW_PROMOTE_OPS_INLINE M FloorDiv(M a, M b) {
+  const M q = TruncDiv(a, b);
+  if constexpr (std::is_signed_v<M>) {
+    if (b != -1 && a % b != 0 && ((a < 0) != (b < 0))) return static_cast<M>(q - 1);
+  }
+  return q;
+}
+template <typename M>
+ONEFLOW_PROMOTE_OPS_INLINE M IntRemainder(M a, M b) {
+  if constexpr (std::is_signed_v<M>) {
+    if (b == -1) return 0;
+    M r = static_cast<M>(a % b);
+    if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<M>(r + b);
+    return r;
+  } else {
+    return static_cast<M>(a % b);
+  }
+}
+// PyTorch's div_floor for floating point: exact floor of a/b where it can.
+template <typename M>
+ONEFLOW_PROMOTE_OPS_INLINE M FloatFloorDiv(M a, M b) {
+  if (b == 0) return a / b;
+  const M mod = std::fmod(a, b);
+  M div = (a - mod) / b;
+  if (mod != 0 && ((b < 0) != (mod < 0))) div -= 1;
+  if (div == 0) return std::copysign(M(0), a / b);
+  M floor_div = std::floor(div);
+  if (div - floor_div > M(0.5)) floor_div += 1;
+  return floor_div;
+}
+template <typename M>
+ONEFLOW_PROMOTE_OPS_INLINE M IntPow(M base, M exponent) {
+  if constexpr (std::is_signed_v<M>) {
+    if (exponent < 0) {
+      if (base == 1) return 1;
+      if (base == -1) return (exponent & 1) ? M(-1) : M(1);
+      return 0;
+    }
+  }
+  M result = 1;
+  while (exponent != 0) {
+    if (exponent & 1) result = WrapMul(result, base);
+    exponent = static_cast<M>(exponent >> 1);
+    base = WrapMul(base, base);
+  }
+  return result;
+}
+
+// x rounded to storage type T and back: PyTorch's float16 and bfloat16
+// arithmetic rounds after each operation, which matters where a later step
+// is discontinuous (trunc).
+template <typename T, typename M>
+ONEFLOW_PROMOTE_OPS_INLINE M RoundTo(M x) {
+  return Math<T>::Load(Math<T>::Store(x));
+}
+
+// (a + bi) / (c + di) as libtorch 1.13's CPU kernels compute it:
+// a * conj(b) / |b|^2, so x / 0 is NaN (not the infinity std::complex gives).
+template <typename M>
+ONEFLOW_PROMOTE_OPS_INLINE M ComplexDivide(M x, M y) {
+  const auto c = y.real(), d = y.imag();
+  const auto scale = c * c + d * d;
+  return M((x.real() * c + x.imag() * d) / scale, (x.imag() * c - x.real() * d) / scale);
+}
+
+// alpha * b for complex b as PyTorch's add and sub compute it (a + alpha * b
+// with alpha = 1 or -1, multiplied out in full), so that an infinite part
+// gives a NaN partner exactly where PyTorch's does: 0j + inf is (inf, nan).
+template <typename M>
+ONEFLOW_PROMOTE_OPS_INLINE M ScaleByAlpha(M b, typename M::value_type alpha) {
+  using R = typename M::value_type;
+  return M(b.real() * alpha - b.imag() * R(0), b.real() * R(0) + b.imag() * alpha);
+}
+
+// One binary op on math values of storage type T; `zero_division` is set
+// by integer division by zero (the result is then 0).
+template <Op kOp, typename T, typename M = typename Math<T>::type>
+ONEFLOW_PROMOTE_OPS_INLINE auto Binary(M a, M b, bool& zero_division) {
+  if constexpr (kOp == Op::kAdd) {
+    if constexpr (std::is_same_v<M, bool>) return M(a || b);
+    else if constexpr (kIsInt<M>) return WrapAdd(a, b);
+    else if constexpr (IsStdComplex<M>::value) return a + ScaleByAlpha(b, 1);
+    else return M(a + b);
+  } else if constexpr (kOp == Op::kSub) {
+    if constexpr (kIsInt<M>) return WrapSub(a, b);
+    else if constexpr (IsStdComplex<M>::value) return a + ScaleByAlpha(b, -1);
+    else return M(a - b);
+  } else if constexpr (kOp == Op::kMul) {
+    if constexpr (std::is_same_v<M, bool>) return M(a && b);
+    else if constexpr (kIsInt<M>) return WrapMul(a, b);
+    else return M(a * b);
+  } else if constexpr (kOp == Op::kDiv) {
+    if constexpr (IsStdComplex<M>::value) return ComplexDivide(a, b);
+    else return M(a / b);
+  } else if constexpr (kOp == Op::kDivFloor || kOp == Op::kFloorDivide || kOp == Op::kDivTrunc ||
+                       kOp == Op::kRemainder) {
+    if constexpr (kIsInt<M>) {
+      if (b == 0) {
+        zero_division = true;
+        return M(0);
+      }
+      if constexpr (kOp == Op::kDivTrunc) return TruncDiv(a, b);
+      else if constexpr (kOp == Op::kRemainder) return IntRemainder(a, b);
+      else return FloorDiv(a, b);
+    } else {
+      if constexpr (kOp == Op::kDivTrunc) return M(std::trunc(RoundTo<T>(M(a / b))));
+      else if constexpr (kOp == Op::kRemainder) {
+        M mod = std::fmod(a, b);
+        if (mod != 0 && ((b < 0) != (mod < 0))) mod += b;
+        return mod;
+      } else {
+        return FloatFloorDiv(a, b);
+      }
+    }
+  } else if constexpr (kOp == Op::kPow) {
+    if constexpr (kIsInt<M>) return IntPow(a, b);
+    else return Pow(a, b);
+  } else if constexpr (kOp == Op::kMaximum || kOp == Op::kMinimum) {
+    constexpr bool kMax = kOp == Op::kMaximum;
+    if constexpr (std::is_same_v<M, bool>) return kMax ? M(a || b) : M(a && b);
+    else if constexpr (std::is_floating_point_v<M>) {
+      if (a != a) return a;
+      if (b != b) return b;
+      return kMax ? (a < b ? b : a) : (b < a ? b : a);
+    } else {
+      return kMax ? (a < b ? b : a) : (b < a ? b : a);
+    }
+  } else if constexpr (kOp == Op::kAtan2) {
+    return M(std::atan2(a, b));
+  } else if constexpr (kOp == Op::kEq) {
+    return a == b;
+  } else if constexpr (kOp == Op::kNe) {
+    return a != b;
+  } else if constexpr (kOp == Op::kLt) {
+    return a < b;
+  } else if constexpr (kOp == Op::kLe) {
+    return a <= b;
+  } else if constexpr (kOp == Op::kGt) {
+    return a > b;
+  } else if constexpr (kOp == Op::kGe) {
+    return a >= b;
+  } else if constexpr (kOp == Op::kLogicalAnd) {
+    return NonZero(a) && NonZero(b);
+  } else if constexpr (kOp == Op::kLogicalOr) {
+    return NonZero(a) || NonZero(b);
+  } else if constexpr (kOp == Op::kLogicalXor) {
+    return NonZero(a) != NonZero(b);
+  } else if constexpr (kOp == Op::kBitwiseAnd) {
+    return M(a & b);
+  } else if constexpr (kOp == Op::kBitwiseOr) {
+    return M(a | b);
+  } else {
+    static_assert(kOp == Op::kBitwiseXor);
+    return M(a ^ b);
+  }
+}
+
+template <Op kOp, typename M>
+ONEFLOW_PROMOTE_OPS_INLINE auto Unary(M a) {
+  if constexpr (kOp == Op::kNeg) {
+    if constexpr (kIsInt<M>) return WrapSub(M(0), a);
+    else return M(-a);
+  } else if constexpr (kOp == Op::kAbs) {
+    if constexpr (IsStdComplex<M>::value) return Abs(a);
+    else if constexpr (std::is_unsigned_v<M>) return a;
+    else if constexpr (kIsInt<M>) return a < 0 ? WrapSub(M(0), a) : a;
+    else return M(std::fabs(a));
+  } else {
+    static_assert(kOp == Op::kSqrt);
+    return Sqrt(a);
+  }
+}
+
+// Whether the op has a kernel for storage type T (op_rules.h decides which
+// of these PyTorch's CPU kernels actually offer).
+template <Op kOp, typename T>
+ONEFLOW_PROMOTE_OPS_INLINE constexpr bool HasKernel() {
+  if constexpr (!kComputable<T>) {
+    return false;
+  } else {
+    using M = typename Math<T>::type;
+    constexpr bool kComplex = IsStdComplex<M>::value;
+    constexpr bool kFloat = std::is_floating_point_v<M>;
+    constexpr bool kBool = std::is_same_v<M, bool>;
+    switch (kOp) {
+      case Op::kAdd: case Op::kMul: case Op::kEq: case Op::kNe: case Op::kLogicalAnd:
+      case Op::kLogicalOr: case Op::kLogicalXor: case Op::kWhere:
+        return true;
+      case Op::kSub: case Op::kNeg: case Op::kPow:
+        return !kBool;
+      case Op::kDiv:
+        return kFloat || kComplex;
+      case Op::kDivFloor: case Op::kDivTrunc: case Op::kFloorDivide: case Op::kRemainder:
+        return kFloat || kIsInt<M>;
+      case Op::kMaximum: case Op::kMinimum: case Op::kLt: case Op::kLe: case Op::kGt:
+      case Op::kGe:
+        return !kComplex;
+      case Op::kAtan2:
+        return kFloat;
+      case Op::kBitwiseAnd: case Op::kBitwiseOr: case Op::kBitwiseXor:
+        return kBool || kIsInt<M>;
+      case Op::kAbs:
+        return !kBool;
+      case Op::kSqrt:
+        return kFloat || kComplex;
+      default:
+        return false;  // reductions and dot have their own loops
+    }
+  }
+}
+
+// The storage type of an op's result element, given its math result R.
+template <typename T, typename R>
+using ResultStorage = std::conditional_t<
+    std::is_same_v<R, bool>, bool,
+    std::conditional_t<std::is_same_v<R, typename Math<T>::type>, T,
+                       // abs of complex: the real part's storage
+                       std::conditional_t<std::is_same_v<T, Complex<Float16>>, Float16, R>>>;
+
+template <typename S, typename R>
+ONEFLOW_PROMOTE_OPS_INLINE S StoreAs(R r) {
+  if constexpr (std::is_same_v<S, R>) {
+    return r;
+  } else {
+    return Math<S>::Store(r);
+  }
+}
+
+
+}  // namespace oneflow_promote::op_math
+
+#endif  // ONEFLOW_PROMOTE_KERNELS_INTERNAL_OP_MATH_H_

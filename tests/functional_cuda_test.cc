@@ -1,0 +1,201 @@
+// The functional frontend on a CUDA device against the same calls on the
+// CPU (which //tests:functional_vs_torch checks against libtorch): every
+// op, every dtype pair, operand kinds with broadcasting, transposed views,
+// 0-d tensors and Python scalars, out= and in place. Integers and bools must
+// be equal, floating values within a few units in the last place (device
+// math libraries differ from the host's there). Skips without a GPU;
+// ONEFLOW_PROMOTE_EXPECT_GPU=1 makes a missing GPU a failure.
+
+#include <cmath>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "gtest/gtest.h"
+#include "kernels/convert.h"
+#include "kernels/cuda_device.h"
+#include "oneflow_promote/functional/functional.h"
+
+namespace oneflow_promote::functional {
+namespace {
+
+const std::vector<DType> kDTypes = {
+    DType::kBool,     DType::kUInt8,   DType::kInt8,      DType::kInt16,     DType::kInt32,
+    DType::kInt64,    DType::kFloat16, DType::kBFloat16,  DType::kFloat32,   DType::kFloat64,
+    DType::kComplex32, DType::kComplex64, DType::kComplex128};
+
+bool HaveGpu() {
+  if (CudaDeviceCount().ok()) return true;
+  const char* expect = std::getenv("ONEFLOW_PROMOTE_EXPECT_GPU");
+  if (expect != nullptr && std::string(expect) == "1") {
+    ADD_FAILURE() << "ONEFLOW_PROMOTE_EXPECT_GPU=1 but: " << CudaDeviceCount().status();
+  }
+  return false;
+}
+
+// Small nonzero values, as in the libtorch comparisons.
+Tensor Filled(DType dtype, std::vector<int64_t> shape, std::mt19937_64& rng) {
+  Tensor t = *Tensor::Empty(dtype, shape);
+  VisitDType(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* data = t.data_as<T>();
+    for (int64_t i = 0; i < t.numel(); ++i) {
+      if constexpr (std::is_same_v<T, bool>) {
+        data[i] = rng() % 2;
+      } else if constexpr (std::is_integral_v<T>) {
+        const int64_t m = 1 + static_cast<int64_t>(rng() % 3);
+        data[i] = static_cast<T>(std::is_signed_v<T> && rng() % 2 ? -m : m);
+      } else {
+        const auto v = [&] {
+          const double x = (1 + static_cast<double>(rng() % 300)) / 100.0;
+          return rng() % 2 ? -x : x;
+        };
+        data[i] = Convert<T>(Complex<double>{v(), v()});
+      }
+    }
+  });
+  return t;
+}
+
+// An operand on both sides: kind 0 [3,4], 1 [4], 2 transposed [3,4], 3 0-d,
+// 4 a Python scalar (host wrapped number on both sides).
+struct Pair {
+  Tensor host, cuda;
+};
+Pair Make(DType dtype, int kind, std::mt19937_64& rng) {
+  if (kind == 4) {
+    const Operand scalars[] = {Operand::PyBool(true), Operand::PyInt(2), Operand::PyFloat(-1.5),
+                               Operand::PyComplex({0.5, 2})};
+    const Tensor s = Tensor::WrappedNumber(scalars[rng() % 4]);
+    return {s, s};
+  }
+  const std::vector<int64_t> shape = kind == 0 ? std::vector<int64_t>{3, 4}
+                                     : kind == 1 ? std::vector<int64_t>{4}
+                                     : kind == 2 ? std::vector<int64_t>{4, 3}
+                                                 : std::vector<int64_t>{};
+  const Tensor host = Filled(dtype, shape, rng);
+  const Tensor cuda = *host.ToDevice(Device::Cuda(0));
+  if (kind == 2) return {*host.Transpose(0, 1), *cuda.Transpose(0, 1)};
+  return {host, cuda};
+}
+
+double Ulps(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat16: case DType::kComplex32: return 2e-3;
+    case DType::kBFloat16: return 1.6e-2;
+    case DType::kFloat32: case DType::kComplex64: return 1e-5;
+    case DType::kFloat64: case DType::kComplex128: return 1e-12;
+    default: return 0;
+  }
+}
+
+// "" when the CUDA result matches the CPU's.
+std::string Compare(const absl::StatusOr<Tensor>& cpu, const absl::StatusOr<Tensor>& cuda) {
+  if (cpu.ok() != cuda.ok()) {
+    return absl::StrCat("CPU ", cpu.ok() ? "ok" : cpu.status().ToString(), ", CUDA ",
+                        cuda.ok() ? "ok" : cuda.status().ToString());
+  }
+  if (!cpu.ok()) return "";
+  if (!cuda->is_cuda()) return "the CUDA call returned a host tensor";
+  const Tensor back = *cuda->ToDevice(Device::Cpu());
+  if (back.dtype() != cpu->dtype() || back.shape() != cpu->shape()) {
+    return absl::StrCat("CPU ", cpu->Describe(), ", CUDA ", cuda->Describe());
+  }
+  const Tensor a = *cpu->To(DType::kComplex128), b = *back.To(DType::kComplex128);
+  const double tol = Ulps(cpu->dtype());
+  for (int64_t i = 0; i < a.numel(); ++i) {
+    const Complex<double> x = a.data_as<Complex<double>>()[i], y = b.data_as<Complex<double>>()[i];
+    for (auto [p, q] : {std::pair{x.real, y.real}, std::pair{x.imag, y.imag}}) {
+      if (std::isnan(p) && std::isnan(q)) continue;
+      if (std::isinf(p) || std::isinf(q) ? p != q : std::fabs(p - q) > tol * (1 + std::fabs(p))) {
+        return absl::StrCat("element ", i, ": CPU (", x.real, ",", x.imag, "), CUDA (", y.real,
+                            ",", y.imag, ")");
+      }
+    }
+  }
+  return "";
+}
+
+class FunctionalCuda : public ::testing::TestWithParam<Op> {};
+
+TEST_P(FunctionalCuda, MatchesTheCpu) {
+  if (!HaveGpu()) GTEST_SKIP() << "no CUDA device";
+  const Op op = GetParam();
+  std::mt19937_64 rng(static_cast<uint64_t>(op) + 11);
+  int failures = 0, compared = 0;
+  const auto run = [&](const std::vector<Pair>& operands) {
+    std::vector<Tensor> host, cuda;
+    std::vector<std::string> described;
+    for (const Pair& p : operands) {
+      host.push_back(p.host);
+      cuda.push_back(p.cuda);
+      described.push_back(p.cuda.Describe());
+    }
+    const absl::StatusOr<Tensor> on_cpu = Call(op, host);
+    const absl::StatusOr<Tensor> on_cuda = Call(op, cuda);
+    compared += on_cpu.ok();
+    if (const std::string m = Compare(on_cpu, on_cuda); !m.empty() && ++failures <= 20) {
+      ADD_FAILURE() << OpName(op) << "(" << absl::StrJoin(described, ", ") << "): " << m;
+    }
+  };
+  const int arity = OpArity(op);
+  for (DType a : kDTypes) {
+    if (arity == 1) {
+      for (int kind : {0, 2, 3}) run({Make(a, kind, rng)});
+      continue;
+    }
+    for (DType b : kDTypes) {
+      if (op == Op::kDot) {
+        run({Make(a, 1, rng), Make(b, 1, rng)});
+        continue;
+      }
+      const std::pair<int, int> kinds[] = {{0, 0}, {0, 1}, {2, 0}, {0, 3}, {3, 1}, {0, 4}, {4, 1}};
+      for (const auto& [ka, kb] : kinds) {
+        std::vector<Pair> operands = {Make(a, ka, rng), Make(b, kb, rng)};
+        if (arity == 3) operands.insert(operands.begin(), Make(rng() % 2 ? DType::kBool : DType::kUInt8, 0, rng));
+        run(operands);
+      }
+    }
+  }
+  EXPECT_EQ(failures, 0);
+  EXPECT_GT(compared, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllOps, FunctionalCuda, ::testing::ValuesIn(kAllOps),
+                         [](const ::testing::TestParamInfo<Op>& info) {
+                           return std::string(OpName(info.param));
+                         });
+
+TEST(FunctionalCudaDevices, OutInPlaceAndMixedDevices) {
+  if (!HaveGpu()) GTEST_SKIP() << "no CUDA device";
+  std::mt19937_64 rng(5);
+  const Pair x = Make(DType::kInt8, 0, rng), y = Make(DType::kFloat32, 1, rng);
+  Tensor out = *Tensor::Empty(DType::kFloat64, {3, 4}, Device::Cuda(0));
+  ASSERT_TRUE(CallOut(Op::kAdd, {x.cuda, y.cuda}, out).ok());
+  Tensor host_out = *Tensor::Empty(DType::kFloat64, {3, 4});
+  ASSERT_TRUE(CallOut(Op::kAdd, {x.host, y.host}, host_out).ok());
+  EXPECT_EQ(Compare(host_out, out), "");
+
+  Tensor self = *Make(DType::kFloat32, 0, rng).cuda.Clone();
+  Tensor self_host = *self.ToDevice(Device::Cpu());
+  ASSERT_TRUE(CallInPlace(Op::kMul, self, {x.cuda}).ok());
+  ASSERT_TRUE(CallInPlace(Op::kMul, self_host, {x.host}).ok());
+  EXPECT_EQ(Compare(self_host, self), "");
+  Tensor int8s = *x.cuda.Clone();
+  EXPECT_EQ(CallInPlace(Op::kDiv, int8s, {y.cuda}).code(),
+            absl::StatusCode::kInvalidArgument)
+      << "float32 can't be cast into int8 in place";
+
+  // A CUDA tensor with a host tensor of several elements: an error, as in PyTorch.
+  const absl::StatusOr<Tensor> mixed = Add(x.cuda, Make(DType::kFloat32, 1, rng).host);
+  EXPECT_FALSE(mixed.ok());
+  // Integer division by a zero element on the device.
+  const Tensor zeros = *Tensor::Zeros(DType::kInt32, {4}).value().ToDevice(Device::Cuda(0));
+  EXPECT_EQ(FloorDivide(x.cuda, zeros).status().message(), "ZeroDivisionError");
+}
+
+}  // namespace
+}  // namespace oneflow_promote::functional

@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <mutex>
 #include <vector>
 
@@ -126,6 +127,147 @@ CudaResult CudaElementwise(const CudaElementwiseArgs& args, int ordinal, bool* z
   *zero_division = zero != 0;
   cudaSetDevice(previous);
   return result;
+}
+
+namespace {
+
+constexpr int kReduceThreads = 512;
+
+// One block folds everything: each thread strides over the input, then a
+// shared-memory tree. Accumulators (int64, double, complex<double>) live in
+// raw shared storage, since complex types have constructors.
+template <typename T, bool kProduct, bool kDotProduct>
+__global__ void __launch_bounds__(kReduceThreads)
+    ReduceKernel(const T* a, int64_t stride_a, const T* b, int64_t stride_b, int64_t n, T* out,
+                 bool mean) {
+  using A = Accumulator<T>;
+  __shared__ alignas(16) unsigned char storage[kReduceThreads * sizeof(A)];
+  A* partial = reinterpret_cast<A*>(storage);
+  A acc = kProduct ? A(1) : A(0);
+  for (int64_t i = threadIdx.x; i < n; i += blockDim.x) {
+    if constexpr (kIsInt<T>) {
+      const T x = a[i * stride_a];
+      if constexpr (kDotProduct) acc = WrapAdd(acc, WrapMul(x, b[i * stride_b]));
+      else if constexpr (kProduct) acc = WrapMul(acc, x);
+      else acc = WrapAdd(acc, x);
+    } else {
+      const A x = LoadAccumulator(a[i * stride_a]);
+      if constexpr (kDotProduct) acc = acc + x * LoadAccumulator(b[i * stride_b]);
+      else if constexpr (kProduct) acc = acc * x;
+      else acc = acc + x;
+    }
+  }
+  partial[threadIdx.x] = acc;
+  __syncthreads();
+  for (int width = blockDim.x / 2; width > 0; width /= 2) {
+    if (threadIdx.x < width) {
+      const A other = partial[threadIdx.x + width];
+      if constexpr (kIsInt<T>) {
+        partial[threadIdx.x] = kProduct ? WrapMul(partial[threadIdx.x], other)
+                                        : WrapAdd(partial[threadIdx.x], other);
+      } else {
+        partial[threadIdx.x] = kProduct ? partial[threadIdx.x] * other : partial[threadIdx.x] + other;
+      }
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    A result = partial[0];
+    if constexpr (!kIsInt<T>) {
+      if (mean) result = result / static_cast<double>(n);
+    }
+    *out = StoreAccumulator<T>(result);
+  }
+}
+
+// One thread per line, summing along it.
+template <typename T>
+__global__ void CumsumKernel(const T* in, T* out, int64_t outer, int64_t length, int64_t inner) {
+  const int64_t lines = outer * inner;
+  for (int64_t line = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; line < lines;
+       line += int64_t{gridDim.x} * blockDim.x) {
+    const int64_t o = line / inner, i = line % inner;
+    Accumulator<T> acc = 0;
+    for (int64_t k = 0; k < length; ++k) {
+      const int64_t at = (o * length + k) * inner + i;
+      if constexpr (kIsInt<T>) {
+        acc = WrapAdd(acc, in[at]);
+      } else {
+        acc = acc + LoadAccumulator(in[at]);
+      }
+      out[at] = StoreAccumulator<T>(acc);
+    }
+  }
+}
+
+// Runs `launch` on device `ordinal` and waits for it.
+template <typename F>
+CudaResult OnDevice(int ordinal, F launch) {
+  int previous = 0;
+  if (CudaResult r = Result(cudaGetDevice(&previous)); !r.ok()) return r;
+  if (CudaResult r = Result(cudaSetDevice(ordinal)); !r.ok()) return r;
+  CudaResult result = launch();
+  if (result.ok()) result = Result(cudaGetLastError());
+  if (result.ok()) result = Result(cudaDeviceSynchronize());
+  cudaSetDevice(previous);
+  return result;
+}
+
+}  // namespace
+
+CudaResult CudaReduceAll(Op op, DType dtype, const void* in, int64_t n, void* out, int ordinal) {
+  return VisitDType(dtype, [&](auto tag) -> CudaResult {
+    using T = typename decltype(tag)::type;
+    if constexpr (!kAccumulates<T>) {
+      return {-1, "no CUDA reduction for this dtype"};
+    } else {
+      return OnDevice(ordinal, [&] {
+        const T* x = static_cast<const T*>(in);
+        if (op == Op::kProd) {
+          ReduceKernel<T, true, false><<<1, kReduceThreads>>>(x, 1, x, 1, n, static_cast<T*>(out), false);
+        } else {
+          ReduceKernel<T, false, false><<<1, kReduceThreads>>>(x, 1, x, 1, n, static_cast<T*>(out),
+                                                               op == Op::kMean);
+        }
+        return CudaResult{};
+      });
+    }
+  });
+}
+
+CudaResult CudaCumsum(DType dtype, const void* in, void* out, int64_t outer, int64_t length,
+                      int64_t inner, int ordinal) {
+  return VisitDType(dtype, [&](auto tag) -> CudaResult {
+    using T = typename decltype(tag)::type;
+    if constexpr (!kAccumulates<T>) {
+      return {-1, "no CUDA cumsum for this dtype"};
+    } else {
+      return OnDevice(ordinal, [&] {
+        const int64_t lines = outer * inner;
+        const int64_t blocks = std::max<int64_t>(1, std::min<int64_t>((lines + 255) / 256, 65536));
+        CumsumKernel<T><<<static_cast<unsigned>(blocks), 256>>>(
+            static_cast<const T*>(in), static_cast<T*>(out), outer, length, inner);
+        return CudaResult{};
+      });
+    }
+  });
+}
+
+CudaResult CudaDot(DType dtype, const void* a, int64_t stride_a, const void* b, int64_t stride_b,
+                   int64_t n, void* out, int ordinal) {
+  return VisitDType(dtype, [&](auto tag) -> CudaResult {
+    using T = typename decltype(tag)::type;
+    if constexpr (!kComputable<T> || std::is_same_v<T, bool>) {
+      return {-1, "no CUDA dot for this dtype"};
+    } else {
+      return OnDevice(ordinal, [&] {
+        ReduceKernel<T, false, true><<<1, kReduceThreads>>>(static_cast<const T*>(a), stride_a,
+                                                            static_cast<const T*>(b), stride_b, n,
+                                                            static_cast<T*>(out), false);
+        return CudaResult{};
+      });
+    }
+  });
 }
 
 }  // namespace oneflow_promote::cuda_ops_internal

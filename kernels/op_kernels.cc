@@ -18,6 +18,7 @@
 #include "kernels/cast.h"
 #include "kernels/convert.h"
 #include "kernels/internal/cpu_cast.h"
+#include "kernels/internal/cuda_cast.h"
 #if ONEFLOW_PROMOTE_HAVE_CUDA
 #include "kernels/internal/cuda_ops.h"
 #endif
@@ -342,35 +343,30 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
 
 namespace {
 
-// The accumulator of sums and products: 64-bit integers (wrapping), float64,
-// or complex128.
-template <typename T>
-using Accumulator = std::conditional_t<
-    kIsInt<T>, T,
-    std::conditional_t<IsStdComplex<typename Math<T>::type>::value, std::complex<double>,
-                       double>>;
-
-template <typename T>
-Accumulator<T> LoadAccumulator(T x) {
-  return static_cast<Accumulator<T>>(Math<T>::Load(x));
+#if !ONEFLOW_PROMOTE_HAVE_CUDA
+// Without the toolkit no tensor can be on a device; these keep one code path.
+namespace cuda_ops_internal {
+inline cast_internal::CudaResult Unavailable() { return {-2, "built without CUDA"}; }
+inline cast_internal::CudaResult CudaReduceAll(Op, DType, const void*, int64_t, void*, int) {
+  return Unavailable();
 }
-
-template <typename T, typename A>
-T StoreAccumulator(A a) {
-  if constexpr (kIsInt<T>) {
-    return a;
-  } else if constexpr (IsStdComplex<A>::value) {
-    return Convert<T>(Complex<double>{a.real(), a.imag()});
-  } else {
-    return Convert<T>(a);
-  }
+inline cast_internal::CudaResult CudaCumsum(DType, const void*, void*, int64_t, int64_t, int64_t,
+                                            int) {
+  return Unavailable();
 }
+inline cast_internal::CudaResult CudaDot(DType, const void*, int64_t, const void*, int64_t,
+                                         int64_t, void*, int) {
+  return Unavailable();
+}
+}  // namespace cuda_ops_internal
+#endif
 
-// Sums, products and prefix sums run in the op rules' accumulation dtypes:
-// int64 for integers (and bool), or a floating or complex dtype.
-template <typename T>
-inline constexpr bool kAccumulates =
-    kComputable<T> && !std::is_same_v<T, bool> && (!kIsInt<T> || std::is_same_v<T, int64_t>);
+absl::Status FromCuda(const cast_internal::CudaResult& result, absl::string_view what,
+                      DType dtype) {
+  if (result.ok()) return absl::OkStatus();
+  return absl::InternalError(absl::StrCat("CUDA ", what, " of ", Name(dtype), ": ",
+                                          result.message));
+}
 
 absl::StatusOr<Tensor> Contiguous(const Tensor& t) {
   if (t.is_contiguous()) return t;
@@ -384,6 +380,11 @@ absl::Status ReduceAll(Op op, const Tensor& input, Tensor& out) {
   if (!in.ok()) return in.status();
   if (in->dtype() != out.dtype()) return absl::InternalError("ReduceAll: dtype mismatch");
   const int64_t n = in->numel();
+  if (in->is_cuda()) {
+    return FromCuda(cuda_ops_internal::CudaReduceAll(op, in->dtype(), in->data(), n, out.data(),
+                                                     out.device().ordinal),
+                    functional::OpName(op), in->dtype());
+  }
   return VisitDType(in->dtype(), [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
     if constexpr (!kAccumulates<T>) {
@@ -413,12 +414,19 @@ absl::Status Cumsum(const Tensor& input, int64_t dim, Tensor& out) {
   if (!in.ok()) return in.status();
   if (in->dtype() != out.dtype()) return absl::InternalError("Cumsum: dtype mismatch");
   const int64_t n = in->numel();
-  if (in->ndim() == 0) return CastElements(in->data(), in->dtype(), out.data(), out.dtype(), 1);
+  if (in->ndim() == 0) {
+    return CastElements(in->data(), in->dtype(), out.data(), out.dtype(), 1, out.device());
+  }
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < dim; ++d) outer *= in->shape()[d];
   for (int64_t d = dim + 1; d < in->ndim(); ++d) inner *= in->shape()[d];
   const int64_t length = in->shape()[dim];
   if (n == 0) return absl::OkStatus();
+  if (in->is_cuda()) {
+    return FromCuda(cuda_ops_internal::CudaCumsum(in->dtype(), in->data(), out.data(), outer,
+                                                  length, inner, out.device().ordinal),
+                    "cumsum", in->dtype());
+  }
   return VisitDType(in->dtype(), [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
     if constexpr (!kAccumulates<T>) {
@@ -454,6 +462,17 @@ absl::Status Dot(const Tensor& a, const Tensor& b, Tensor& out) {
         "inconsistent tensor size, expected tensor [", a.shape()[0],
         "] and src [", b.shape()[0], "] to have the same number of elements, but got ",
         a.shape()[0], " and ", b.shape()[0], " elements respectively"));
+  }
+  if (a.is_cuda() != out.is_cuda() || b.is_cuda() != out.is_cuda()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "dot: expected both vectors to be on the same device, but found ", a.Describe(), " and ",
+        b.Describe()));
+  }
+  if (out.is_cuda()) {
+    return FromCuda(cuda_ops_internal::CudaDot(a.dtype(), a.data(), a.strides()[0], b.data(),
+                                               b.strides()[0], a.shape()[0], out.data(),
+                                               out.device().ordinal),
+                    "dot", a.dtype());
   }
   return VisitDType(a.dtype(), [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;

@@ -1,7 +1,8 @@
 // The functional frontend on a CUDA device against the same calls on the
 // CPU (which //tests:functional_vs_torch checks against libtorch): every
-// op, every dtype pair, operand kinds with broadcasting, transposed views,
-// 0-d tensors and Python scalars, out= and in place. Integers and bools must
+// op (reductions, cumsum and dot included), every dtype pair, operand kinds
+// with broadcasting, transposed views, 0-d tensors and Python scalars, out=
+// and in place. Integers and bools must
 // be equal, floating values within a few units in the last place (device
 // math libraries differ from the host's there). Skips without a GPU;
 // ONEFLOW_PROMOTE_EXPECT_GPU=1 makes a missing GPU a failure.
@@ -192,6 +193,9 @@ TEST(FunctionalCudaDevices, OutInPlaceAndMixedDevices) {
   // A CUDA tensor with a host tensor of several elements: an error, as in PyTorch.
   const absl::StatusOr<Tensor> mixed = Add(x.cuda, Make(DType::kFloat32, 1, rng).host);
   EXPECT_FALSE(mixed.ok());
+  // dot of a device vector and a one-element host vector: an error, not a crash.
+  const Tensor one = *Tensor::FromValues<float>({2.0f}, {1});
+  EXPECT_FALSE(Dot(*one.ToDevice(Device::Cuda(0)), one).ok());
   // Integer division by a zero element on the device.
   const Tensor zeros = *Tensor::Zeros(DType::kInt32, {4}).value().ToDevice(Device::Cuda(0));
   EXPECT_EQ(FloorDivide(x.cuda, zeros).status().message(), "ZeroDivisionError");

@@ -42,6 +42,24 @@ struct CudaElementwiseArgs {
 [[nodiscard]] cast_internal::CudaResult CudaElementwise(const CudaElementwiseArgs& args,
                                                         int ordinal, bool* zero_division);
 
+// sum, prod or mean of n contiguous elements of `dtype` (an accumulating
+// dtype: int64, floating or complex) into the one element at `out`, all on
+// device `ordinal`; waits for it.
+[[nodiscard]] cast_internal::CudaResult CudaReduceAll(functional::Op op, DType dtype,
+                                                      const void* in, int64_t n, void* out,
+                                                      int ordinal);
+
+// Inclusive prefix sums along the middle axis of contiguous [outer, length,
+// inner] data.
+[[nodiscard]] cast_internal::CudaResult CudaCumsum(DType dtype, const void* in, void* out,
+                                                   int64_t outer, int64_t length, int64_t inner,
+                                                   int ordinal);
+
+// The dot product of two strided vectors of n elements into `out`.
+[[nodiscard]] cast_internal::CudaResult CudaDot(DType dtype, const void* a, int64_t stride_a,
+                                                const void* b, int64_t stride_b, int64_t n,
+                                                void* out, int ordinal);
+
 }  // namespace oneflow_promote::cuda_ops_internal
 
 #endif  // ONEFLOW_PROMOTE_KERNELS_INTERNAL_CUDA_OPS_H_

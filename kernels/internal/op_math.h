@@ -373,6 +373,36 @@ ONEFLOW_PROMOTE_OPS_INLINE S StoreAs(R r) {
 }
 
 
+// The accumulator of sums and products: 64-bit integers (wrapping), float64,
+// or complex128.
+template <typename T>
+using Accumulator = std::conditional_t<
+    kIsInt<T>, T,
+    std::conditional_t<IsStdComplex<typename Math<T>::type>::value, MathComplex<double>,
+                       double>>;
+
+template <typename T>
+ONEFLOW_PROMOTE_OPS_INLINE Accumulator<T> LoadAccumulator(T x) {
+  return static_cast<Accumulator<T>>(Math<T>::Load(x));
+}
+
+template <typename T, typename A>
+ONEFLOW_PROMOTE_OPS_INLINE T StoreAccumulator(A a) {
+  if constexpr (kIsInt<T>) {
+    return a;
+  } else if constexpr (IsStdComplex<A>::value) {
+    return Convert<T>(Complex<double>{a.real(), a.imag()});
+  } else {
+    return Convert<T>(a);
+  }
+}
+
+// Sums, products and prefix sums run in the op rules' accumulation dtypes:
+// int64 for integers (and bool), or a floating or complex dtype.
+template <typename T>
+inline constexpr bool kAccumulates =
+    kComputable<T> && !std::is_same_v<T, bool> && (!kIsInt<T> || std::is_same_v<T, int64_t>);
+
 }  // namespace oneflow_promote::op_math
 
 #endif  // ONEFLOW_PROMOTE_KERNELS_INTERNAL_OP_MATH_H_

@@ -155,22 +155,6 @@ absl::StatusOr<Tensor> Run(Op op, absl::Span<const Tensor> inputs, const OpOptio
   absl::StatusOr<Device> device = CallDevice(op, inputs);
   if (!device.ok()) return device.status();
 
-  const bool elementwise = op != Op::kSum && op != Op::kProd && op != Op::kMean &&
-                           op != Op::kCumsum && op != Op::kDot;
-  if (!elementwise && device->kind == Device::Kind::kCuda) {
-    // Reductions, cumsum and dot have CPU kernels only: the inputs go to the
-    // host and the result comes back.
-    absl::InlinedVector<Tensor, 3> host;
-    for (const Tensor& input : inputs) {
-      absl::StatusOr<Tensor> moved = input.is_cuda() ? input.ToDevice(Device::Cpu()) : input;
-      if (!moved.ok()) return moved.status();
-      host.push_back(*std::move(moved));
-    }
-    absl::StatusOr<Tensor> result = Run(op, host, options, nullptr);
-    if (!result.ok()) return result;
-    return result->ToDevice(*device);
-  }
-
   switch (op) {
     case Op::kSum:
     case Op::kProd:
@@ -181,7 +165,7 @@ absl::StatusOr<Tensor> Run(Op op, absl::Span<const Tensor> inputs, const OpOptio
       if (!cast.ok()) return cast.status();
       const Tensor& x = (*cast)[0];
       if (op != Op::kCumsum) {
-        absl::StatusOr<Tensor> out = Tensor::Empty(dtypes->result, {});
+        absl::StatusOr<Tensor> out = Tensor::Empty(dtypes->result, {}, *device);
         if (!out.ok()) return out;
         if (absl::Status s = op_kernels::ReduceAll(op, x, *out); !s.ok()) return s;
         return out;
@@ -193,13 +177,13 @@ absl::StatusOr<Tensor> Run(Op op, absl::Span<const Tensor> inputs, const OpOptio
             "Dimension out of range (expected to be in range of [", -rank, ", ", rank - 1,
             "], but got ", options.dim, ")"));
       }
-      absl::StatusOr<Tensor> out = Tensor::Empty(dtypes->result, x.shape());
+      absl::StatusOr<Tensor> out = Tensor::Empty(dtypes->result, x.shape(), *device);
       if (!out.ok()) return out;
       if (absl::Status s = op_kernels::Cumsum(x, dim, *out); !s.ok()) return s;
       return out;
     }
     case Op::kDot: {
-      absl::StatusOr<Tensor> out = Tensor::Empty(dtypes->result, {});
+      absl::StatusOr<Tensor> out = Tensor::Empty(dtypes->result, {}, *device);
       if (!out.ok()) return out;
       if (absl::Status s = op_kernels::Dot(inputs[0], inputs[1], *out); !s.ok()) return s;
       return out;

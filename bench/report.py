@@ -169,7 +169,8 @@ def sizes_of(runs, prefix):
 def gpu_lines(gpu_json):
     if not gpu_json:
         return ["GPU figures are unmeasured in this run. Run `bench/gpu_cast_vs_torch.py --json` on a "
-                "GPU machine and pass the file as `GPU_JSON=...` to include them."]
+                "GPU machine and pass the file as `GPU_JSON=...` to include them. Binary ops on the "
+                "GPU are not benchmarked yet."]
     with open(gpu_json) as f:
         gpu = json.load(f)
     rows = gpu["rows"]
@@ -178,7 +179,8 @@ def gpu_lines(gpu_json):
     return [
         f"GPU casts: {gpu['device']}, PyTorch {gpu['torch']}, {gpu['elements']:,} elements per cast, "
         f"measured separately by `bench/gpu_cast_vs_torch.py` (`{os.path.basename(gpu_json)}`). "
-        "Binary ops on the GPU are unmeasured: the functional frontend has no CUDA kernels yet.",
+        "Binary ops on the GPU are unmeasured: the frontend's CUDA kernels are tested for "
+        "correctness (`//tests:functional_cuda_test`) but not yet benchmarked against PyTorch's `add`.",
         "",
         "| goal | result |",
         "|---|---|",

@@ -122,17 +122,9 @@ def plot(runs, plots_dir, markdown_dir):
                       if f"memcpy/{item_bytes}/{n}/{threads}" in runs]
             if series:
                 ax.plot(*zip(*series), marker="o", linestyle="--", label="memcpy (same bytes)")
-            ax.set_xscale("log", base=2)
-            ax.set_title(f"{src} -> {dst}, {threads.replace('_', ' ')}")
-            ax.set_xlabel("elements")
-            ax.grid(True, alpha=0.3)
-        axes[0].set_ylabel("GB/s (read + written)")
-        axes[1].legend(fontsize=8)
-        fig.tight_layout()
-        path = os.path.join(plots_dir, f"cast_{src}_{dst}.png")
-        fig.savefig(path, dpi=90)
-        plt.close(fig)
-        links.append((f"{src} -> {dst}", os.path.relpath(path, markdown_dir)))
+            style_axes(ax, f"{src} -> {dst}, {threads.replace('_', ' ')}")
+        links.append(save(fig, axes, os.path.join(plots_dir, f"cast_{src}_{dst}.png"),
+                          f"{src} -> {dst}", markdown_dir))
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
     for ax, threads in zip(axes, THREADS):
@@ -142,18 +134,28 @@ def plot(runs, plots_dir, markdown_dir):
                       for n in sizes_of(runs, prefix) if f"{prefix}/{n}/{threads}" in runs]
             if series:
                 ax.plot(*zip(*series), marker="o", label=way.replace("_", " "))
-        ax.set_xscale("log", base=2)
-        ax.set_title(f"add(int8, float32), {threads.replace('_', ' ')}")
-        ax.set_xlabel("elements")
-        ax.grid(True, alpha=0.3)
+        style_axes(ax, f"add(int8, float32), {threads.replace('_', ' ')}")
+    links.append(save(fig, axes, os.path.join(plots_dir, "add_int8_float32.png"),
+                      "add(int8, float32)", markdown_dir))
+    return links
+
+
+def style_axes(ax, title):
+    ax.set_xscale("log", base=2)
+    ax.set_title(title)
+    ax.set_xlabel("elements")
+    ax.grid(True, alpha=0.3)
+
+
+def save(fig, axes, path, title, markdown_dir):
+    """Labels and writes a figure; returns its (title, link) for the report."""
+    import matplotlib.pyplot as plt
     axes[0].set_ylabel("GB/s (read + written)")
     axes[1].legend(fontsize=8)
     fig.tight_layout()
-    path = os.path.join(plots_dir, "add_int8_float32.png")
     fig.savefig(path, dpi=90)
     plt.close(fig)
-    links.append(("add(int8, float32)", os.path.relpath(path, markdown_dir)))
-    return links
+    return title, os.path.relpath(path, markdown_dir)
 
 
 def sizes_of(runs, prefix):

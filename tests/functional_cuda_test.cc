@@ -19,6 +19,7 @@
 #include "kernels/convert.h"
 #include "kernels/cuda_device.h"
 #include "oneflow_promote/functional/functional.h"
+#include "tests/test_tensors.h"
 
 namespace oneflow_promote::functional {
 namespace {
@@ -39,26 +40,7 @@ bool HaveGpu() {
 
 // Small nonzero values, as in the libtorch comparisons.
 Tensor Filled(DType dtype, std::vector<int64_t> shape, std::mt19937_64& rng) {
-  Tensor t = *Tensor::Empty(dtype, shape);
-  VisitDType(dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    T* data = t.data_as<T>();
-    for (int64_t i = 0; i < t.numel(); ++i) {
-      if constexpr (std::is_same_v<T, bool>) {
-        data[i] = rng() % 2;
-      } else if constexpr (std::is_integral_v<T>) {
-        const int64_t m = 1 + static_cast<int64_t>(rng() % 3);
-        data[i] = static_cast<T>(std::is_signed_v<T> && rng() % 2 ? -m : m);
-      } else {
-        const auto v = [&] {
-          const double x = (1 + static_cast<double>(rng() % 300)) / 100.0;
-          return rng() % 2 ? -x : x;
-        };
-        data[i] = Convert<T>(Complex<double>{v(), v()});
-      }
-    }
-  });
-  return t;
+  return testing::FilledTensor(dtype, shape, rng());
 }
 
 // An operand on both sides: kind 0 [3,4], 1 [4], 2 transposed [3,4], 3 0-d,

@@ -24,34 +24,6 @@ namespace {
 using functional::Op;
 using functional::OpName;
 
-}  // namespace
-
-Tensor FilledTensor(DType dtype, const Shape& shape, uint64_t seed) {
-  Tensor t = *Tensor::Empty(dtype, shape);
-  Rng rng(seed);
-  VisitDType(dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    T* data = t.data_as<T>();
-    for (int64_t i = 0; i < t.numel(); ++i) {
-      if constexpr (std::is_same_v<T, bool>) {
-        data[i] = rng() % 2;
-      } else if constexpr (std::is_integral_v<T>) {
-        const int64_t magnitude = 1 + static_cast<int64_t>(rng() % 3);
-        data[i] = static_cast<T>(std::is_signed_v<T> && rng() % 2 ? -magnitude : magnitude);
-      } else {
-        const auto value = [&] {
-          const double v = (1 + static_cast<double>(rng() % 300)) / 100.0;
-          return rng() % 2 ? -v : v;
-        };
-        data[i] = Convert<T>(Complex<double>{value(), value()});
-      }
-    }
-  });
-  return t;
-}
-
-namespace {
-
 Shape StorageShape(const OperandSpec& spec) {
   Shape shape = spec.shape;
   if (spec.transposed) std::swap(shape[shape.size() - 2], shape[shape.size() - 1]);

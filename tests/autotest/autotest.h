@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "oneflow_promote/functional/functional.h"
+#include "tests/test_tensors.h"
 
 namespace oneflow_promote::autotest {
 
@@ -158,10 +159,9 @@ Generator<OperandSpec> ScalarOperand(const Generator<Operand>& scalars);
 // operands are broadcast partners of the first tensor's shape).
 OperandsGenerator Operands(std::vector<Generator<OperandSpec>> slots);
 
-// A contiguous tensor of `shape` with values drawn from `seed`: small
-// nonzero numbers (divisors never meet zero, integer powers stay small);
-// bools mix true and false.
-Tensor FilledTensor(DType dtype, const Shape& shape, uint64_t seed);
+// A contiguous tensor of `shape` with values drawn from `seed` (small
+// nonzero numbers; see tests/test_tensors.h).
+using testing::FilledTensor;
 
 // The tensors a spec stands for, filled with the same values on both sides
 // (small nonzero numbers; bools and uint8 mixed).

@@ -1,0 +1,21 @@
+// Test tensors shared by the oracle tests (libtorch-free, so GPU test
+// binaries can carry it): deterministic small nonzero values.
+
+#ifndef ONEFLOW_PROMOTE_TESTS_TEST_TENSORS_H_
+#define ONEFLOW_PROMOTE_TESTS_TEST_TENSORS_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "oneflow_promote/functional/tensor.h"
+
+namespace oneflow_promote::testing {
+
+// A contiguous host tensor of `shape` with values drawn from `seed`: small
+// nonzero numbers (divisors never meet zero, integer powers stay small; a
+// complex value's parts are drawn separately); bools mix true and false.
+Tensor FilledTensor(DType dtype, const std::vector<int64_t>& shape, uint64_t seed);
+
+}  // namespace oneflow_promote::testing
+
+#endif  // ONEFLOW_PROMOTE_TESTS_TEST_TENSORS_H_

@@ -136,29 +136,6 @@ TensorDims BroadcastStrides(absl::Span<const int64_t> shape, absl::Span<const in
 
 }  // namespace
 
-absl::StatusOr<TensorDims> BroadcastShapes(absl::Span<const absl::Span<const int64_t>> shapes) {
-  size_t rank = 0;
-  for (const auto& shape : shapes) rank = std::max(rank, shape.size());
-  TensorDims out(rank, 1);
-  for (size_t k = 0; k < rank; ++k) {
-    const size_t out_dim = rank - 1 - k;
-    for (size_t i = 0; i < shapes.size(); ++i) {
-      const auto& shape = shapes[i];
-      if (k >= shape.size()) continue;
-      const int64_t extent = shape[shape.size() - 1 - k];
-      if (extent == 1) continue;
-      if (out[out_dim] != 1 && out[out_dim] != extent) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "The size of tensor ", i == 0 ? "a" : "b", " (", i == 0 ? extent : out[out_dim],
-            ") must match the size of tensor b (", i == 0 ? out[out_dim] : extent,
-            ") at non-singleton dimension ", out_dim));
-      }
-      out[out_dim] = extent;
-    }
-  }
-  return out;
-}
-
 bool CanFuseCasts(absl::Span<const Tensor> inputs, absl::Span<const int64_t> shape) {
   for (const Tensor& input : inputs) {
     if (input.numel() == 1) continue;

@@ -18,11 +18,6 @@
 
 namespace oneflow_promote::op_kernels {
 
-// The shape `shapes` broadcast to, or PyTorch's error ("The size of tensor a
-// (3) must match the size of tensor b (4) at non-singleton dimension 1").
-[[nodiscard]] absl::StatusOr<TensorDims> BroadcastShapes(
-    absl::Span<const absl::Span<const int64_t>> shapes);
-
 // Whether Elementwise can convert these inputs block by block as it goes
 // (each input either has the output's shape and is contiguous, or has one
 // element); otherwise the caller casts them first.

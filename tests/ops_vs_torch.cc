@@ -149,6 +149,47 @@ TEST(OpsCliVsTorch, RandomInvocations) {
   EXPECT_EQ(mismatches, 0) << "of " << kInvocations;
 }
 
+// `promote op` with explicit extents ("float32[2,3]"): shapes that do not
+// broadcast, and dot of vectors of different lengths, are errors exactly
+// where libtorch raises; random ranks 0 to 3 and extents 1 to 3.
+TEST(OpsCliVsTorch, ExplicitShapes) {
+  std::mt19937_64 rng(7);
+  int mismatches = 0;
+  constexpr int kInvocations = 4000;
+  const std::vector<DType>& dtypes = TorchDTypes();
+  for (int i = 0; i < kInvocations; ++i) {
+    const Op op = kAllOps[rng() % std::size(kAllOps)];
+    std::vector<std::string> words = {"op", std::string(OpName(op))};
+    std::vector<Operand> operands;
+    std::vector<at::Tensor> tensors;
+    for (int k = 0; k < OpArity(op); ++k) {
+      const DType dtype = k == 0 && op == Op::kWhere ? DType::kBool : dtypes[rng() % dtypes.size()];
+      std::vector<int64_t> shape(op == Op::kDot ? 1 : rng() % 4);
+      for (int64_t& extent : shape) extent = 1 + static_cast<int64_t>(rng() % 3);
+      words.push_back(absl::StrCat(Name(dtype), "[", absl::StrJoin(shape, ","), "]"));
+      operands.push_back(Operand::Tensor(dtype, static_cast<int64_t>(shape.size())));
+      tensors.push_back(at::ones(shape, at::TensorOptions().dtype(*testing::ToTorch(dtype))));
+    }
+    bool torch_ok = true;
+    std::string torch_answer;
+    try {
+      torch_answer = std::string(Name(testing::FromTorch(testing::RunTorchOp(op, operands, tensors).scalar_type())));
+    } catch (const std::exception& e) {
+      torch_ok = false;
+      torch_answer = e.what();
+    }
+    const std::vector<absl::string_view> views(words.begin(), words.end());
+    const cli::Answer answer = cli::RunInvocation(views, {});
+    const bool agree = torch_ok ? answer.ok && answer.text == torch_answer : !answer.ok;
+    if (!agree && ++mismatches <= 20) {
+      ADD_FAILURE() << absl::StrJoin(words, " ") << ": libtorch "
+                    << (torch_ok ? torch_answer : "error: " + torch_answer.substr(0, 120))
+                    << ", CLI " << answer.text;
+    }
+  }
+  EXPECT_EQ(mismatches, 0) << "of " << kInvocations;
+}
+
 // out= under PyTorch's can-cast rule, for every pair of dimensioned inputs
 // and every output dtype.
 TEST(OutputCastVsTorch, AddDivEqIntoEveryDType) {

@@ -2,6 +2,7 @@
 
 #include "oneflow_promote/cli/cli.h"
 
+#include <optional>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -30,6 +31,35 @@ absl::StatusOr<std::vector<Operand>> ParseOperands(
   }
   if (operands.empty()) return absl::InvalidArgumentError("no operands given; see --help");
   return operands;
+}
+
+// Where operands spell out their extents ("float32[2,3]"), the shape
+// errors PyTorch would raise: elementwise operands that do not broadcast,
+// dot of vectors of different lengths. Operands of unstated extents
+// ("float32") fit anything.
+absl::Status CheckExplicitShapes(functional::Op op, const std::vector<absl::string_view>& words) {
+  std::vector<std::vector<int64_t>> shapes;
+  for (absl::string_view word : words) {
+    if (std::optional<std::vector<int64_t>> shape = ExplicitShape(word)) {
+      shapes.push_back(*std::move(shape));
+    }
+  }
+  using functional::Op;
+  if (op == Op::kSum || op == Op::kProd || op == Op::kMean || op == Op::kCumsum) {
+    return absl::OkStatus();
+  }
+  if (op == Op::kDot) {
+    if (shapes.size() == 2 && shapes[0].size() == 1 && shapes[1].size() == 1 &&
+        shapes[0][0] != shapes[1][0]) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "inconsistent tensor size, expected tensor [", shapes[0][0], "] and src [",
+          shapes[1][0], "] to have the same number of elements, but got ", shapes[0][0],
+          " and ", shapes[1][0], " elements respectively"));
+    }
+    return absl::OkStatus();
+  }
+  std::vector<absl::Span<const int64_t>> spans(shapes.begin(), shapes.end());
+  return functional::BroadcastShapes(spans).status();
 }
 
 }  // namespace
@@ -142,6 +172,10 @@ Answer RunInvocation(const std::vector<absl::string_view>& words, const Settings
     absl::StatusOr<functional::OpDTypes> dtypes =
         functional::InferOpDTypes(*op, *operands, settings.options);
     if (!dtypes.ok()) return Error(dtypes.status());
+    if (absl::Status shapes = CheckExplicitShapes(*op, {positional.begin() + 2, positional.end()});
+        !shapes.ok()) {
+      return Error(shapes);
+    }
     return {std::string(Name(dtypes->result)), true};
   }
   if (command == "explain") {

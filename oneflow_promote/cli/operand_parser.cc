@@ -270,4 +270,21 @@ absl::StatusOr<Operand> ParseOperand(absl::string_view word) {
                  "(True, 3, 1.5, 2j)"));
 }
 
+std::optional<std::vector<int64_t>> ExplicitShape(absl::string_view word) {
+  const size_t bracket = word.find('[');
+  if (bracket == absl::string_view::npos || word.empty() || word.back() != ']' ||
+      !absl::ascii_isalpha(word[0])) {
+    return std::nullopt;
+  }
+  std::vector<int64_t> extents;
+  const absl::string_view dims = word.substr(bracket + 1, word.size() - bracket - 2);
+  if (dims.empty()) return extents;
+  for (absl::string_view dim : absl::StrSplit(dims, ',')) {
+    int64_t extent = 0;
+    if (!absl::SimpleAtoi(dim, &extent)) return std::nullopt;
+    extents.push_back(extent);
+  }
+  return extents;
+}
+
 }  // namespace oneflow_promote::cli

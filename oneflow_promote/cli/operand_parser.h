@@ -6,6 +6,9 @@
 #define ONEFLOW_PROMOTE_CLI_OPERAND_PARSER_H_
 
 #include <complex>
+#include <cstdint>
+#include <optional>
+#include <vector>
 
 #include "absl/numeric/int128.h"
 #include "absl/status/statusor.h"
@@ -41,6 +44,11 @@ enum class DecimalRounding { kNearestEven, kToOdd, kTowardZero };
 
 // One operand word; the error names the word and what was expected.
 [[nodiscard]] absl::StatusOr<Operand> ParseOperand(absl::string_view word);
+
+// The extents a tensor word spells out ("int8[2,3]" -> {2, 3}, "int8[]" ->
+// {}); nullopt for a tensor of unstated extents ("int8") and for scalars.
+// Call on words ParseOperand accepted.
+[[nodiscard]] std::optional<std::vector<int64_t>> ExplicitShape(absl::string_view word);
 
 }  // namespace oneflow_promote::cli
 

@@ -73,7 +73,7 @@ absl::StatusOr<Tensor> RunElementwise(Op op, absl::Span<const Tensor> inputs,
                                       const Device& device, const Tensor* destination) {
   absl::InlinedVector<absl::Span<const int64_t>, 3> shapes;
   for (const Tensor& input : inputs) shapes.push_back(input.shape());
-  absl::StatusOr<TensorDims> shape = op_kernels::BroadcastShapes(shapes);
+  absl::StatusOr<std::vector<int64_t>> shape = BroadcastShapes(shapes);
   if (!shape.ok()) return shape.status();
   absl::StatusOr<Tensor> out = WritesDirectly(destination, dtypes.result, *shape, device)
                                    ? *destination

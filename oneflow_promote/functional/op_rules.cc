@@ -2,6 +2,7 @@
 
 #include "oneflow_promote/functional/op_rules.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -415,6 +416,33 @@ absl::StatusOr<OpDTypes> InferOpDTypes(Op op, absl::Span<const Operand> operands
     }
   }
   return dtypes;
+}
+
+absl::StatusOr<std::vector<int64_t>> BroadcastShapes(
+    absl::Span<const absl::Span<const int64_t>> shapes) {
+  size_t rank = 0;
+  for (const auto& shape : shapes) rank = std::max(rank, shape.size());
+  std::vector<int64_t> out(rank, 1);
+  // Which operand set each output extent, for the message ("a", "b", ...).
+  std::vector<size_t> setter(rank, 0);
+  for (size_t k = 0; k < rank; ++k) {
+    const size_t out_dim = rank - 1 - k;
+    for (size_t i = 0; i < shapes.size(); ++i) {
+      const auto& shape = shapes[i];
+      if (k >= shape.size()) continue;
+      const int64_t extent = shape[shape.size() - 1 - k];
+      if (extent == 1) continue;
+      if (out[out_dim] != 1 && out[out_dim] != extent) {
+        return Invalid(absl::StrCat("The size of tensor ", std::string(1, 'a' + setter[out_dim]),
+                                    " (", out[out_dim], ") must match the size of tensor ",
+                                    std::string(1, 'a' + i), " (", extent,
+                                    ") at non-singleton dimension ", out_dim));
+      }
+      out[out_dim] = extent;
+      setter[out_dim] = i;
+    }
+  }
+  return out;
 }
 
 absl::Status CheckCanCastToOutput(DType computed, DType out) {

@@ -18,6 +18,7 @@
 #define ONEFLOW_PROMOTE_FUNCTIONAL_OP_RULES_H_
 
 #include <cstdint>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -82,6 +83,12 @@ struct OpDTypes {
                                                 absl::Span<const DType> floors,
                                                 bool integers_to_float,
                                                 const PromotionOptions& options = {});
+
+// The shape `shapes` broadcast to (NumPy's rule), or PyTorch's error: "The
+// size of tensor a (3) must match the size of tensor b (4) at non-singleton
+// dimension 1".
+[[nodiscard]] absl::StatusOr<std::vector<int64_t>> BroadcastShapes(
+    absl::Span<const absl::Span<const int64_t>> shapes);
 
 // The check PyTorch makes before writing a result computed in `computed` to
 // an out= tensor or in place into an input of dtype `out`: c10::canCast.

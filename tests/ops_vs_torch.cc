@@ -129,6 +129,11 @@ TEST(OpsCliVsTorch, RandomInvocations) {
     std::vector<Operand> operands;
     std::vector<std::string> words = {"op", std::string(OpName(op)),
                                       absl::StrCat("--default-dtype=", Name(default_dtype))};
+    if ((op == Op::kDivFloor || op == Op::kDivTrunc) && rng() % 2) {
+      // PyTorch's spelling: div with a rounding mode.
+      words[1] = "div";
+      words.push_back(op == Op::kDivFloor ? "--rounding-mode=floor" : "--rounding_mode=trunc");
+    }
     for (int k = 0; k < OpArity(op); ++k) {
       operands.push_back(pool[rng() % pool.size()]);
       words.push_back(operands.back().ToString());

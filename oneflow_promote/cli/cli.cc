@@ -74,7 +74,8 @@ std::string Usage() {
                                        rounding), then cast to TO by the kernels
   promote op NAME OPERAND...           the dtype the functional frontend's op
                                        returns (add, div, div_floor, where, sum,
-                                       ...), or PyTorch's error
+                                       ...), or PyTorch's error; div also takes
+                                       --rounding-mode=floor|trunc
   promote --batch [flags]              one invocation per line of standard input,
                                        one answer line per input line
 OPERAND: int8 (a tensor with dimensions), int8[] (a 0-d tensor), or a Python
@@ -109,6 +110,14 @@ absl::StatusOr<int> ApplyFlag(const std::vector<absl::string_view>& words, size_
           absl::StrCat("--default-dtype must be float32 or float64, not ", value));
     }
     settings.options.default_dtype = *dtype;
+    return consumed;
+  }
+  if (name == "--rounding-mode" || name == "--rounding_mode") {
+    if (value != "floor" && value != "trunc") {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--rounding-mode must be floor or trunc, not '", value, "'"));
+    }
+    settings.rounding_mode = std::string(value);
     return consumed;
   }
   return absl::InvalidArgumentError(absl::StrCat("unknown flag '", word, "'"));
@@ -166,6 +175,13 @@ Answer RunInvocation(const std::vector<absl::string_view>& words, const Settings
     if (positional.size() < 2) return Error(absl::InvalidArgumentError("op needs a NAME"));
     absl::StatusOr<functional::Op> op = functional::ParseOp(positional[1]);
     if (!op.ok()) return Error(op.status());
+    if (!settings.rounding_mode.empty()) {
+      if (*op != functional::Op::kDiv) {
+        return Error(absl::InvalidArgumentError(
+            absl::StrCat("--rounding-mode applies to div, not ", positional[1])));
+      }
+      op = settings.rounding_mode == "floor" ? functional::Op::kDivFloor : functional::Op::kDivTrunc;
+    }
     absl::StatusOr<std::vector<Operand>> operands =
         ParseOperands({positional.begin() + 2, positional.end()});
     if (!operands.ok()) return Error(operands.status());

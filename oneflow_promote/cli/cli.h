@@ -23,6 +23,9 @@ namespace oneflow_promote::cli {
 struct Settings {
   Policy policy = Policy::kTorch;
   PromotionOptions options;
+  // `op div`'s rounding mode, as PyTorch's keyword: "" (true division),
+  // "floor" or "trunc".
+  std::string rounding_mode;
 };
 
 struct Answer {

@@ -32,6 +32,9 @@ ops=$(printf 'op sum int8\nop --default-dtype=float64 div int32 int32[]\nop mean
 [[ "$(sed -n 3p <<<"$ops")" == "error: mean(): could not infer output dtype"* ]] || fail "op mean: $ops"
 [[ "$(sed -n 4p <<<"$ops")" == "error: unknown op 'nope'"* ]] || fail "unknown op: $ops"
 "$promote" op mean int32 >/dev/null && fail "an op error exited zero"
+# div's rounding mode as PyTorch's keyword: floor division keeps integers.
+[ "$("$promote" op div --rounding-mode=floor int32 int32)" = int32 ] || fail "div floor"
+[ "$("$promote" op div int32 int32)" = float32 ] || fail "true div"
 
 "$promote" int8 float32 >/dev/null || fail "a valid invocation exited non-zero"
 out=$("$promote" int8 1.2.3) && fail "a malformed literal exited zero"

@@ -135,6 +135,15 @@ template <typename T>
 ONEFLOW_PROMOTE_CONVERT_INLINE T FloatToMiniFloat(float value) {
   using F = FormatOf<T>;
   const uint32_t bits = BitCast<uint32_t>(value);
+  if constexpr (F::kExponentBits == 8) {
+    // bfloat16 is float32's top half with float32's exponent range: rounding
+    // away the low 16 bits (nearest, ties to even) is the whole conversion;
+    // a carry out of the largest finite value gives inf. NaN becomes the
+    // canonical quiet NaN with its sign, as below.
+    const uint32_t rounded = (bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16;
+    const uint32_t nan = F::kNaNBits | ((bits >> 16) & 0x8000u);
+    return T{static_cast<decltype(T::bits)>(Select((bits & 0x7FFFFFFFu) > 0x7F800000u, nan, rounded))};
+  }
   const uint32_t sign = (bits >> 31) << F::kSignShift;
   const uint32_t magnitude = bits & 0x7FFFFFFFu;
   constexpr int kShift = 23 - F::kMantissaBits;

@@ -173,6 +173,10 @@ Answer RunInvocation(const std::vector<absl::string_view>& words, const Settings
   }
   if (command == "op") {
     if (positional.size() < 2) return Error(absl::InvalidArgumentError("op needs a NAME"));
+    if (settings.policy != Policy::kTorch) {
+      return Error(absl::InvalidArgumentError(
+          "op follows PyTorch's operators: it takes --policy=torch only"));
+    }
     absl::StatusOr<functional::Op> op = functional::ParseOp(positional[1]);
     if (!op.ok()) return Error(op.status());
     if (!settings.rounding_mode.empty()) {

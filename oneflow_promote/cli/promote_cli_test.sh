@@ -35,6 +35,7 @@ ops=$(printf 'op sum int8\nop --default-dtype=float64 div int32 int32[]\nop mean
 # div's rounding mode as PyTorch's keyword: floor division keeps integers.
 [ "$("$promote" op div --rounding-mode=floor int32 int32)" = int32 ] || fail "div floor"
 [ "$("$promote" op div int32 int32)" = float32 ] || fail "true div"
+"$promote" op --policy=array_api add int8 int8 >/dev/null && fail "op with the Array API policy exited zero"
 
 "$promote" int8 float32 >/dev/null || fail "a valid invocation exited non-zero"
 out=$("$promote" int8 1.2.3) && fail "a malformed literal exited zero"

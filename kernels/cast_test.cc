@@ -114,6 +114,58 @@ TEST(CastElements, EveryPairSizeAndOffset) {
   }
 }
 
+// Random bit patterns, half of them with the bits below a random position
+// made a tie (10...0) or one step either side of it (01...1, 10...01), at
+// every magnitude: the inputs where a rounding shortcut would show.
+void FillTieHeavy(void* out, DType dtype, int64_t n, std::mt19937_64& rng) {
+  FillRandom(out, dtype, n, rng);
+  const size_t size = ItemSize(dtype);
+  if (dtype == DType::kBool) return;
+  for (int64_t i = 0; i < n; ++i) {
+    // Each scalar part (both halves of a complex) is a separate field.
+    const size_t part = IsComplex(dtype) ? size / 2 : size;
+    for (size_t offset = 0; offset < size; offset += part) {
+      uint64_t bits = 0;
+      std::memcpy(&bits, static_cast<char*>(out) + i * size + offset, part);
+      const int width = static_cast<int>(part * 8);
+      switch (rng() % 4) {
+        case 0:
+          break;
+        case 1:
+          bits >>= rng() % width;  // small magnitudes
+          break;
+        default: {
+          const int position = 1 + static_cast<int>(rng() % (width - 1));
+          const uint64_t below = (uint64_t{1} << position) - 1;
+          const uint64_t half = uint64_t{1} << (position - 1);
+          const uint64_t patterns[] = {half, half - 1, half + 1};
+          bits = (bits & ~below) | (patterns[rng() % 3] & below);
+          if (rng() % 2 == 0) bits >>= rng() % width;
+        }
+      }
+      std::memcpy(static_cast<char*>(out) + i * size + offset, &bits, part);
+    }
+  }
+}
+
+// The kernels this processor runs (hand-written AVX2 blocks among them on
+// x86-64) against convert.h one element at a time, on tie-heavy patterns.
+TEST(CastElements, EveryPairOnTieHeavyPatternsEqualsOneElementAtATime) {
+  std::mt19937_64 rng(4);
+  const int64_t n = int64_t{1} << 16;
+  for (DType from : kAllDTypes) {
+    std::vector<char> src(n * ItemSize(from));
+    FillTieHeavy(src.data(), from, n, rng);
+    for (DType to : kAllDTypes) {
+      std::vector<char> out(n * ItemSize(to));
+      ASSERT_TRUE(CastElements(src.data(), from, out.data(), to, n, Device::Cpu(1)).ok());
+      const std::vector<char> expected = ElementByElement(src.data(), from, to, n);
+      const int64_t at = FirstDifference(out.data(), expected.data(), to, n);
+      EXPECT_EQ(at, -1) << Name(from) << " -> " << Name(to) << " element " << at;
+    }
+  }
+}
+
 TEST(CastElements, LargeThreadedCastsEqualOneThread) {
   std::mt19937_64 rng(2);
   const int64_t n = (int64_t{1} << 22) + 5;

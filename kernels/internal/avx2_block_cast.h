@@ -1,0 +1,405 @@
+// Hand-written AVX2 + F16C conversions of eight elements at a time, for the
+// pair families GCC does not vectorize well from convert.h's scalar code:
+// rounding to float16/bfloat16/complex32 and saturating float -> 8-, 16- and
+// 32-bit integers. Only cpu_cast_avx2.cc includes this file (it needs -mavx2
+// -mf16c); BlockCast<From, To>::kWidth is 0 for every other pair, which
+// leaves them to the scalar loop.
+//
+// Each block computes exactly what Convert<To> computes lane by lane, by the
+// same two steps: the source as a float32 that is exact or rounded to odd
+// (ToFloatRoundToOdd), then one round-to-nearest-even to the narrow format;
+// or the source as an exact float32/float64, then a saturating truncation.
+// Rounding to odd is a truncating conversion plus a sticky bit here: the
+// blocks that need it run with MXCSR set to round toward zero.
+// NaN payloads may differ from the scalar path where a NaN survives
+// (float16 NaN read by F16C is quieted); every NaN written here is the
+// canonical one, as in convert.h. //kernels:cast_test compares these blocks
+// with the baseline kernels on random bit patterns of every pair.
+
+#ifndef ONEFLOW_PROMOTE_KERNELS_INTERNAL_AVX2_BLOCK_CAST_H_
+#define ONEFLOW_PROMOTE_KERNELS_INTERNAL_AVX2_BLOCK_CAST_H_
+
+#include <immintrin.h>
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "kernels/convert.h"
+#include "oneflow_promote/numeric_types.h"
+
+namespace oneflow_promote::cast_internal::avx2 {
+namespace block_internal {
+
+#define ONEFLOW_PROMOTE_BLOCK_INLINE static inline __attribute__((always_inline))
+
+// Lane-crossing shuffles (vpermd, vpermq) are slow on processors that
+// split 256-bit operations into two 128-bit halves (AMD Zen 1: several
+// micro-ops and cycles each), so every step below stays within 128-bit
+// lanes; halves are joined or split with vinsertf128/vextractf128 only.
+
+// Rounding to odd, cheaply: under round-toward-zero (RoundTowardZero below)
+// the hardware conversions give the truncated float32 directly, and only
+// the "inexact" bit has to be ORed in. The bit travels from float64 compare
+// masks through cvtpd2ps as a value whose float32 encoding ends in 1
+// (1 + 2^-23) rather than as a mask, which would need a lane-crossing narrow.
+ONEFLOW_PROMOTE_BLOCK_INLINE __m128 SetInexactBit4(__m128 truncated, __m256d inexact) {
+  const __m256d flag = _mm256_and_pd(inexact, _mm256_set1_pd(1.00000011920928955078125));
+  const __m128i bit = _mm_and_si128(_mm_castps_si128(_mm256_cvtpd_ps(flag)), _mm_set1_epi32(1));
+  return _mm_castsi128_ps(_mm_or_si128(_mm_castps_si128(truncated), bit));
+}
+
+// Four float64 as float32 rounded to odd (DoubleToFloatRoundToOdd); needs
+// round-toward-zero. NaN stays NaN; past float32's range the truncation is
+// float32's max, as in convert.h.
+ONEFLOW_PROMOTE_BLOCK_INLINE __m128 DoubleToFloatRoundToOdd4(__m256d value) {
+  const __m128 truncated = _mm256_cvtpd_ps(value);
+  return SetInexactBit4(truncated, _mm256_cmp_pd(_mm256_cvtps_pd(truncated), value, _CMP_NEQ_UQ));
+}
+
+// Eight int32 as float32 rounded to odd; needs round-toward-zero (the
+// truncated float32 is below 2^31, so converting it back is exact).
+ONEFLOW_PROMOTE_BLOCK_INLINE __m256 Int32ToFloatRoundToOdd8(__m256i value) {
+  const __m256 truncated = _mm256_cvtepi32_ps(value);
+  const __m256i exact = _mm256_cmpeq_epi32(_mm256_cvttps_epi32(truncated), value);
+  const __m256i bit = _mm256_andnot_si256(exact, _mm256_set1_epi32(1));
+  return _mm256_castsi256_ps(_mm256_or_si256(_mm256_castps_si256(truncated), bit));
+}
+
+// The unsigned 32-bit fields of four 64-bit lanes (already shifted down) as
+// float64, exactly: 2^52 + x, minus 2^52.
+ONEFLOW_PROMOTE_BLOCK_INLINE __m256d Unsigned32ToDouble4(__m256i fields) {
+  const __m256d two52 = _mm256_set1_pd(4503599627370496.0);
+  return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(fields, _mm256_castpd_si256(two52))), two52);
+}
+
+// Four int64 as float32 rounded to odd; needs round-toward-zero. The halves
+// are exact in float64; their sum truncated to float64 and then to float32
+// is the integer truncated to float32 (truncations nest), and the error is
+// computed exactly from the halves (they and the result share a grid within
+// 2^42 of each other).
+ONEFLOW_PROMOTE_BLOCK_INLINE __m128 Int64ToFloatRoundToOdd4(__m256i value) {
+  const __m256d low = Unsigned32ToDouble4(_mm256_and_si256(value, _mm256_set1_epi64x(0xFFFFFFFF)));
+  // The signed high half: biased by 2^31 to unsigned, converted, unbiased.
+  const __m256i biased_high = _mm256_xor_si256(_mm256_srli_epi64(value, 32), _mm256_set1_epi64x(0x80000000));
+  const __m256d high = _mm256_mul_pd(_mm256_sub_pd(Unsigned32ToDouble4(biased_high), _mm256_set1_pd(2147483648.0)),
+                                     _mm256_set1_pd(4294967296.0));
+  const __m128 truncated = _mm256_cvtpd_ps(_mm256_add_pd(high, low));
+  const __m256d excess = _mm256_sub_pd(_mm256_sub_pd(_mm256_cvtps_pd(truncated), high), low);
+  return SetInexactBit4(truncated, _mm256_cmp_pd(excess, _mm256_setzero_pd(), _CMP_NEQ_OQ));
+}
+
+ONEFLOW_PROMOTE_BLOCK_INLINE __m256 Combine(__m128 low, __m128 high) {
+  return _mm256_insertf128_ps(_mm256_castps128_ps256(low), high, 1);
+}
+
+// The real (kPart 0) or imaginary (kPart 1) parts of four complex<double>,
+// in order: lanes hold elements (0 | 2) and (1 | 3).
+template <int kPart>
+ONEFLOW_PROMOTE_BLOCK_INLINE __m256d DoubleParts4(const double* pairs) {
+  const __m256d even = _mm256_loadu2_m128d(pairs + 4, pairs);
+  const __m256d odd = _mm256_loadu2_m128d(pairs + 6, pairs + 2);
+  return kPart == 0 ? _mm256_unpacklo_pd(even, odd) : _mm256_unpackhi_pd(even, odd);
+}
+// The same for eight complex<float>: lanes hold elements (0,1 | 4,5) and
+// (2,3 | 6,7).
+template <int kPart>
+ONEFLOW_PROMOTE_BLOCK_INLINE __m256 FloatParts8(const float* pairs) {
+  const __m256 a = _mm256_loadu2_m128(pairs + 8, pairs);
+  const __m256 b = _mm256_loadu2_m128(pairs + 12, pairs + 4);
+  return _mm256_shuffle_ps(a, b, kPart == 0 ? 0x88 : 0xDD);
+}
+
+// Eight 32-bit lanes holding values that fit in 16 bits, packed in order.
+ONEFLOW_PROMOTE_BLOCK_INLINE __m128i PackUnsigned16(__m256i v) {
+  return _mm_packus_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+}
+
+// The real (kPart 0) or imaginary (kPart 1) halves of eight complex32, as
+// eight 16-bit fields.
+template <int kPart>
+ONEFLOW_PROMOTE_BLOCK_INLINE __m128i HalfParts8(const void* pairs) {
+  __m256i v = _mm256_loadu_si256(static_cast<const __m256i*>(pairs));
+  if constexpr (kPart == 1) v = _mm256_srli_epi32(v, 16);
+  return PackUnsigned16(_mm256_and_si256(v, _mm256_set1_epi32(0xFFFF)));
+}
+
+// Eight elements as float32: exact where float32 holds the value, otherwise
+// rounded to odd (what ToFloatRoundToOdd gives; kRoundsToOdd sources need
+// round-toward-zero).
+template <typename From>
+ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadFloat8(const From* in) {
+  if constexpr (std::is_same_v<From, uint8_t>) {
+    return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(in))));
+  } else if constexpr (std::is_same_v<From, int8_t>) {
+    return _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(in))));
+  } else if constexpr (std::is_same_v<From, int16_t>) {
+    return _mm256_cvtepi32_ps(_mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in))));
+  } else if constexpr (std::is_same_v<From, int32_t>) {
+    return Int32ToFloatRoundToOdd8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in)));
+  } else if constexpr (std::is_same_v<From, int64_t>) {
+    const __m256i* p = reinterpret_cast<const __m256i*>(in);
+    return Combine(Int64ToFloatRoundToOdd4(_mm256_loadu_si256(p)),
+                   Int64ToFloatRoundToOdd4(_mm256_loadu_si256(p + 1)));
+  } else if constexpr (std::is_same_v<From, float>) {
+    return _mm256_loadu_ps(in);
+  } else if constexpr (std::is_same_v<From, double>) {
+    return Combine(DoubleToFloatRoundToOdd4(_mm256_loadu_pd(in)),
+                   DoubleToFloatRoundToOdd4(_mm256_loadu_pd(in + 4)));
+  } else if constexpr (std::is_same_v<From, Float16>) {
+    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in)));
+  } else if constexpr (std::is_same_v<From, BFloat16>) {
+    const __m256i wide = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in)));
+    return _mm256_castsi256_ps(_mm256_slli_epi32(wide, 16));
+  } else if constexpr (std::is_same_v<From, Complex<float>>) {
+    return FloatParts8<0>(reinterpret_cast<const float*>(in));
+  } else if constexpr (std::is_same_v<From, Complex<double>>) {
+    const double* p = reinterpret_cast<const double*>(in);
+    return Combine(DoubleToFloatRoundToOdd4(DoubleParts4<0>(p)),
+                   DoubleToFloatRoundToOdd4(DoubleParts4<0>(p + 8)));
+  } else {
+    static_assert(std::is_same_v<From, Complex<Float16>>);
+    return _mm256_cvtph_ps(HalfParts8<0>(in));
+  }
+}
+
+// The imaginary parts of eight complex elements, as LoadFloat8 reads reals.
+template <typename From>
+ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadImagFloat8(const From* in) {
+  if constexpr (std::is_same_v<From, Complex<float>>) {
+    return FloatParts8<1>(reinterpret_cast<const float*>(in));
+  } else if constexpr (std::is_same_v<From, Complex<double>>) {
+    const double* p = reinterpret_cast<const double*>(in);
+    return Combine(DoubleToFloatRoundToOdd4(DoubleParts4<1>(p)),
+                   DoubleToFloatRoundToOdd4(DoubleParts4<1>(p + 8)));
+  } else {
+    static_assert(std::is_same_v<From, Complex<Float16>>);
+    return _mm256_cvtph_ps(HalfParts8<1>(in));
+  }
+}
+
+// Eight float32 (exact or rounded to odd) rounded to nearest-even float16,
+// NaN made the canonical quiet NaN with its sign (F16C would keep payload);
+// kMayBeNaN false skips that for integer sources. The rounding is in the
+// instruction, whatever the MXCSR mode.
+template <bool kMayBeNaN>
+ONEFLOW_PROMOTE_BLOCK_INLINE __m128i ToFloat16Bits8(__m256 value) {
+  const __m128i half = _mm256_cvtps_ph(value, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  if constexpr (!kMayBeNaN) return half;
+  const __m128i magnitude = _mm_and_si128(half, _mm_set1_epi16(0x7FFF));
+  const __m128i is_nan = _mm_cmpgt_epi16(magnitude, _mm_set1_epi16(0x7C00));
+  const __m128i nan = _mm_or_si128(_mm_andnot_si128(_mm_set1_epi16(0x7FFF), half), _mm_set1_epi16(0x7E00));
+  return _mm_blendv_epi8(half, nan, is_nan);
+}
+
+// The same for bfloat16: round the low half away (as FloatToMiniFloat).
+template <bool kMayBeNaN>
+ONEFLOW_PROMOTE_BLOCK_INLINE __m128i ToBFloat16Bits8(__m256 value) {
+  const __m256i bits = _mm256_castps_si256(value);
+  const __m256i odd = _mm256_and_si256(_mm256_srli_epi32(bits, 16), _mm256_set1_epi32(1));
+  const __m256i rounded =
+      _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(bits, _mm256_set1_epi32(0x7FFF)), odd), 16);
+  if constexpr (!kMayBeNaN) return PackUnsigned16(rounded);
+  const __m256i is_nan = _mm256_cmpgt_epi32(_mm256_and_si256(bits, _mm256_set1_epi32(0x7FFFFFFF)),
+                                            _mm256_set1_epi32(0x7F800000));
+  const __m256i nan = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(bits, 16), _mm256_set1_epi32(0x8000)),
+                                      _mm256_set1_epi32(0x7FC0));
+  return PackUnsigned16(_mm256_blendv_epi8(rounded, nan, is_nan));
+}
+
+template <typename To, bool kMayBeNaN>
+ONEFLOW_PROMOTE_BLOCK_INLINE __m128i ToMiniFloatBits8(__m256 value) {
+  if constexpr (std::is_same_v<To, Float16>) {
+    return ToFloat16Bits8<kMayBeNaN>(value);
+  } else {
+    static_assert(std::is_same_v<To, BFloat16>);
+    return ToBFloat16Bits8<kMayBeNaN>(value);
+  }
+}
+
+// Eight exact float32 truncated toward zero into int32 lanes that hold
+// SaturatingTruncate<To>: NaN is 0, out-of-range values take To's bounds.
+template <typename To>
+ONEFLOW_PROMOTE_BLOCK_INLINE __m256i TruncateSaturating8(__m256 value) {
+  value = _mm256_and_ps(value, _mm256_cmp_ps(value, value, _CMP_ORD_Q));  // NaN -> +0
+  if constexpr (std::is_same_v<To, int32_t>) {
+    // cvttps2dq gives INT32_MIN past either end; flip it to INT32_MAX on top.
+    const __m256 too_big = _mm256_cmp_ps(value, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
+    return _mm256_xor_si256(_mm256_cvttps_epi32(value), _mm256_castps_si256(too_big));
+  } else {
+    // Clamping to the bounds before truncating changes nothing in range
+    // (the bounds are integers), and saturates the rest.
+    const __m256 lower = _mm256_set1_ps(static_cast<float>(std::numeric_limits<To>::min()));
+    const __m256 upper = _mm256_set1_ps(static_cast<float>(std::numeric_limits<To>::max()));
+    return _mm256_cvttps_epi32(_mm256_min_ps(_mm256_max_ps(value, lower), upper));
+  }
+}
+
+// Four float64 the same way (every To bound is exact in float64, so all
+// four integer widths clamp).
+template <typename To>
+ONEFLOW_PROMOTE_BLOCK_INLINE __m128i TruncateSaturating4(__m256d value) {
+  value = _mm256_and_pd(value, _mm256_cmp_pd(value, value, _CMP_ORD_Q));
+  const __m256d lower = _mm256_set1_pd(static_cast<double>(std::numeric_limits<To>::min()));
+  const __m256d upper = _mm256_set1_pd(static_cast<double>(std::numeric_limits<To>::max()));
+  return _mm256_cvttpd_epi32(_mm256_min_pd(_mm256_max_pd(value, lower), upper));
+}
+
+// Stores eight int32 lanes, already within To's range, as To.
+template <typename To>
+ONEFLOW_PROMOTE_BLOCK_INLINE void StoreInt8Lanes(__m256i lanes, To* out) {
+  if constexpr (std::is_same_v<To, int32_t>) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), lanes);
+  } else {
+    const __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(lanes), _mm256_extracti128_si256(lanes, 1));
+    if constexpr (std::is_same_v<To, int16_t>) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out), words);
+    } else {
+      const __m128i bytes =
+          std::is_same_v<To, uint8_t> ? _mm_packus_epi16(words, words) : _mm_packs_epi16(words, words);
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(out), bytes);
+    }
+  }
+}
+
+template <typename T>
+inline constexpr bool kIsNarrowFloatDest = std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>;
+
+template <typename T>
+inline constexpr bool kIsSmallIntDest = std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t> ||
+                                        std::is_same_v<T, int16_t> || std::is_same_v<T, int32_t>;
+
+template <typename T>
+inline constexpr bool kIsComplexSource = std::is_same_v<T, Complex<float>> ||
+                                         std::is_same_v<T, Complex<double>> ||
+                                         std::is_same_v<T, Complex<Float16>>;
+
+// Sources LoadFloat8 reads (bool goes through the uint8 kernels).
+template <typename T>
+inline constexpr bool kIsFloatLoadable =
+    std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t> || std::is_same_v<T, int16_t> ||
+    std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> || std::is_same_v<T, float> ||
+    std::is_same_v<T, double> || std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16> ||
+    kIsComplexSource<T>;
+
+// Sources whose float32 value is exact, so truncating it is the cast.
+template <typename T>
+inline constexpr bool kIsExactFloatSource =
+    std::is_same_v<T, float> || std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16> ||
+    std::is_same_v<T, Complex<float>> || std::is_same_v<T, Complex<Float16>>;
+
+template <typename T>
+inline constexpr bool kIsDoubleSource = std::is_same_v<T, double> || std::is_same_v<T, Complex<double>>;
+
+// Sources that LoadFloat8 rounds to odd, which needs round-toward-zero.
+template <typename T>
+inline constexpr bool kRoundsToOdd = std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> ||
+                                     std::is_same_v<T, double> || std::is_same_v<T, Complex<double>>;
+
+template <typename T>
+inline constexpr bool kMayBeNaN = !std::is_integral_v<T>;
+
+// Sets the MXCSR rounding mode to toward-zero for its lifetime (MXCSR is
+// per thread; the scalar tail after it runs in the caller's mode).
+class RoundTowardZero {
+ public:
+  RoundTowardZero() : saved_(_mm_getcsr()) { _mm_setcsr(saved_ | kTowardZero); }
+  ~RoundTowardZero() { _mm_setcsr(saved_); }
+  RoundTowardZero(const RoundTowardZero&) = delete;
+  RoundTowardZero& operator=(const RoundTowardZero&) = delete;
+
+ private:
+  static constexpr unsigned kTowardZero = 0x6000;  // RC bits 13-14 both set
+  unsigned saved_;
+};
+
+// Calls block(in + i, out + i) for i = 0, 8, 16, ... while 8 elements
+// remain, under round-toward-zero when kTowardZero; returns how many it did.
+template <bool kTowardZero, typename From, typename To, typename Block>
+ONEFLOW_PROMOTE_BLOCK_INLINE int64_t RunBlocksOf8(const From* in, To* out, int64_t n, Block block) {
+  int64_t i = 0;
+  if constexpr (kTowardZero) {
+    const RoundTowardZero mode;
+    for (; i + 8 <= n; i += 8) block(in + i, out + i);
+  } else {
+    for (; i + 8 <= n; i += 8) block(in + i, out + i);
+  }
+  return i;
+}
+
+#undef ONEFLOW_PROMOTE_BLOCK_INLINE
+
+}  // namespace block_internal
+
+// BlockCast<From, To>::Run(in, out, n) converts a leading part of the n
+// elements and returns its length; the caller converts the rest with
+// Convert<To>. Pairs without hand-written blocks convert nothing here.
+template <typename From, typename To, typename = void>
+struct BlockCast {
+  static int64_t Run(const From*, To*, int64_t) { return 0; }
+};
+
+// Anything real or complex -> float16 / bfloat16.
+template <typename From, typename To>
+struct BlockCast<From, To,
+                 std::enable_if_t<block_internal::kIsNarrowFloatDest<To> &&
+                                  block_internal::kIsFloatLoadable<From> && !std::is_same_v<From, To>>> {
+  static int64_t Run(const From* in, To* out, int64_t n) {
+    using namespace block_internal;
+    return RunBlocksOf8<kRoundsToOdd<From>>(in, out, n, [](const From* block_in, To* block_out) {
+      const __m128i bits = ToMiniFloatBits8<To, kMayBeNaN<From>>(LoadFloat8(block_in));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(block_out), bits);
+    });
+  }
+};
+
+// Anything real or complex -> complex32: float16 parts, interleaved.
+template <typename From>
+struct BlockCast<From, Complex<Float16>,
+                 std::enable_if_t<block_internal::kIsFloatLoadable<From> &&
+                                  !std::is_same_v<From, Complex<Float16>>>> {
+  static int64_t Run(const From* in, Complex<Float16>* out, int64_t n) {
+    using namespace block_internal;
+    return RunBlocksOf8<kRoundsToOdd<From>>(in, out, n, [](const From* block_in, Complex<Float16>* block_out) {
+      const __m128i real = ToFloat16Bits8<kMayBeNaN<From>>(LoadFloat8(block_in));
+      __m128i imag = _mm_setzero_si128();
+      if constexpr (kIsComplexSource<From>) imag = ToFloat16Bits8<true>(LoadImagFloat8(block_in));
+      __m128i* p = reinterpret_cast<__m128i*>(block_out);
+      _mm_storeu_si128(p, _mm_unpacklo_epi16(real, imag));
+      _mm_storeu_si128(p + 1, _mm_unpackhi_epi16(real, imag));
+    });
+  }
+};
+
+// Floating and complex -> int8, uint8, int16, int32 (truncate, saturate).
+template <typename From, typename To>
+struct BlockCast<From, To,
+                 std::enable_if_t<block_internal::kIsSmallIntDest<To> &&
+                                  (block_internal::kIsExactFloatSource<From> ||
+                                   block_internal::kIsDoubleSource<From>)>> {
+  static int64_t Run(const From* in, To* out, int64_t n) {
+    using namespace block_internal;
+    return RunBlocksOf8<false>(in, out, n, [](const From* block_in, To* block_out) {
+      __m256i lanes;
+      if constexpr (kIsExactFloatSource<From>) {
+        lanes = TruncateSaturating8<To>(LoadFloat8(block_in));
+      } else {
+        const double* p = reinterpret_cast<const double*>(block_in);
+        __m256d low, high;
+        if constexpr (std::is_same_v<From, double>) {
+          low = _mm256_loadu_pd(p);
+          high = _mm256_loadu_pd(p + 4);
+        } else {
+          low = DoubleParts4<0>(p);
+          high = DoubleParts4<0>(p + 8);
+        }
+        lanes = _mm256_set_m128i(TruncateSaturating4<To>(high), TruncateSaturating4<To>(low));
+      }
+      StoreInt8Lanes(lanes, block_out);
+    });
+  }
+};
+
+}  // namespace oneflow_promote::cast_internal::avx2
+
+#endif  // ONEFLOW_PROMOTE_KERNELS_INTERNAL_AVX2_BLOCK_CAST_H_

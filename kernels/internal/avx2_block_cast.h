@@ -1,7 +1,7 @@
 // Hand-written AVX2 + F16C conversions of eight elements at a time, for the
 // pair families GCC does not vectorize well from convert.h's scalar code:
-// rounding to float16/bfloat16/complex32 and saturating float -> 8-, 16- and
-// 32-bit integers. Only cpu_cast_avx2.cc includes this file (it needs -mavx2
+// rounding to float16/bfloat16/complex32, saturating float -> 8-, 16- and
+// 32-bit integers, and floating/complex -> bool. Only cpu_cast_avx2.cc includes this file (it needs -mavx2
 // -mf16c); BlockCast<From, To>::kWidth is 0 for every other pair, which
 // leaves them to the scalar loop.
 //
@@ -245,23 +245,6 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m128i TruncateSaturating4(__m256d value) {
   return _mm256_cvttpd_epi32(_mm256_min_pd(_mm256_max_pd(value, lower), upper));
 }
 
-// Stores eight int32 lanes, already within To's range, as To.
-template <typename To>
-ONEFLOW_PROMOTE_BLOCK_INLINE void StoreInt8Lanes(__m256i lanes, To* out) {
-  if constexpr (std::is_same_v<To, int32_t>) {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), lanes);
-  } else {
-    const __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(lanes), _mm256_extracti128_si256(lanes, 1));
-    if constexpr (std::is_same_v<To, int16_t>) {
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(out), words);
-    } else {
-      const __m128i bytes =
-          std::is_same_v<To, uint8_t> ? _mm_packus_epi16(words, words) : _mm_packs_epi16(words, words);
-      _mm_storel_epi64(reinterpret_cast<__m128i*>(out), bytes);
-    }
-  }
-}
-
 template <typename T>
 inline constexpr bool kIsNarrowFloatDest = std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>;
 
@@ -313,16 +296,17 @@ class RoundTowardZero {
   unsigned saved_;
 };
 
-// Calls block(in + i, out + i) for i = 0, 8, 16, ... while 8 elements
-// remain, under round-toward-zero when kTowardZero; returns how many it did.
-template <bool kTowardZero, typename From, typename To, typename Block>
-ONEFLOW_PROMOTE_BLOCK_INLINE int64_t RunBlocksOf8(const From* in, To* out, int64_t n, Block block) {
+// Calls block(in + i, out + i) for i = 0, kWidth, 2 kWidth, ... while
+// kWidth elements remain, under round-toward-zero when kTowardZero; returns
+// how many it converted.
+template <int kWidth, bool kTowardZero, typename From, typename To, typename Block>
+ONEFLOW_PROMOTE_BLOCK_INLINE int64_t RunBlocks(const From* in, To* out, int64_t n, Block block) {
   int64_t i = 0;
   if constexpr (kTowardZero) {
     const RoundTowardZero mode;
-    for (; i + 8 <= n; i += 8) block(in + i, out + i);
+    for (; i + kWidth <= n; i += kWidth) block(in + i, out + i);
   } else {
-    for (; i + 8 <= n; i += 8) block(in + i, out + i);
+    for (; i + kWidth <= n; i += kWidth) block(in + i, out + i);
   }
   return i;
 }
@@ -346,7 +330,7 @@ struct BlockCast<From, To,
                                   block_internal::kIsFloatLoadable<From> && !std::is_same_v<From, To>>> {
   static int64_t Run(const From* in, To* out, int64_t n) {
     using namespace block_internal;
-    return RunBlocksOf8<kRoundsToOdd<From>>(in, out, n, [](const From* block_in, To* block_out) {
+    return RunBlocks<8, kRoundsToOdd<From>>(in, out, n, [](const From* block_in, To* block_out) {
       const __m128i bits = ToMiniFloatBits8<To, kMayBeNaN<From>>(LoadFloat8(block_in));
       _mm_storeu_si128(reinterpret_cast<__m128i*>(block_out), bits);
     });
@@ -360,7 +344,7 @@ struct BlockCast<From, Complex<Float16>,
                                   !std::is_same_v<From, Complex<Float16>>>> {
   static int64_t Run(const From* in, Complex<Float16>* out, int64_t n) {
     using namespace block_internal;
-    return RunBlocksOf8<kRoundsToOdd<From>>(in, out, n, [](const From* block_in, Complex<Float16>* block_out) {
+    return RunBlocks<8, kRoundsToOdd<From>>(in, out, n, [](const From* block_in, Complex<Float16>* block_out) {
       const __m128i real = ToFloat16Bits8<kMayBeNaN<From>>(LoadFloat8(block_in));
       __m128i imag = _mm_setzero_si128();
       if constexpr (kIsComplexSource<From>) imag = ToFloat16Bits8<true>(LoadImagFloat8(block_in));
@@ -371,32 +355,92 @@ struct BlockCast<From, Complex<Float16>,
   }
 };
 
+// Floating and complex -> bool: nonzero (NaN included) in either part.
+template <typename From>
+struct BlockCast<From, bool,
+                 std::enable_if_t<block_internal::kIsExactFloatSource<From> ||
+                                  block_internal::kIsDoubleSource<From>>> {
+  static int64_t Run(const From* in, bool* out, int64_t n) {
+    using namespace block_internal;
+    return RunBlocks<8, false>(in, out, n, [](const From* block_in, bool* block_out) {
+      __m256i nonzero;
+      if constexpr (kIsExactFloatSource<From>) {
+        const __m256 zero = _mm256_setzero_ps();
+        __m256 mask = _mm256_cmp_ps(LoadFloat8(block_in), zero, _CMP_NEQ_UQ);
+        if constexpr (kIsComplexSource<From>) {
+          mask = _mm256_or_ps(mask, _mm256_cmp_ps(LoadImagFloat8(block_in), zero, _CMP_NEQ_UQ));
+        }
+        nonzero = _mm256_castps_si256(mask);
+      } else {
+        // float64 masks narrow through cvtpd2ps: all ones is a NaN whose
+        // float32 conversion is all ones again.
+        const double* p = reinterpret_cast<const double*>(block_in);
+        const auto nonzero4 = [](const double* q) {
+          const __m256d zero = _mm256_setzero_pd();
+          if constexpr (std::is_same_v<From, double>) {
+            return _mm256_cvtpd_ps(_mm256_cmp_pd(_mm256_loadu_pd(q), zero, _CMP_NEQ_UQ));
+          } else {
+            return _mm256_cvtpd_ps(_mm256_or_pd(_mm256_cmp_pd(DoubleParts4<0>(q), zero, _CMP_NEQ_UQ),
+                                                _mm256_cmp_pd(DoubleParts4<1>(q), zero, _CMP_NEQ_UQ)));
+          }
+        };
+        constexpr int kSecondHalf = std::is_same_v<From, double> ? 4 : 8;
+        nonzero = _mm256_castps_si256(Combine(nonzero4(p), nonzero4(p + kSecondHalf)));
+      }
+      const __m128i words = PackUnsigned16(_mm256_and_si256(nonzero, _mm256_set1_epi32(1)));
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(block_out), _mm_packus_epi16(words, words));
+    });
+  }
+};
+
 // Floating and complex -> int8, uint8, int16, int32 (truncate, saturate).
+// 8-bit results are made 16 at a time, so that each store is 16 bytes.
 template <typename From, typename To>
 struct BlockCast<From, To,
                  std::enable_if_t<block_internal::kIsSmallIntDest<To> &&
                                   (block_internal::kIsExactFloatSource<From> ||
                                    block_internal::kIsDoubleSource<From>)>> {
+  // Eight elements as int32 lanes holding their saturated results.
+  static __m256i Lanes(const From* in) {
+    using namespace block_internal;
+    if constexpr (kIsExactFloatSource<From>) {
+      return TruncateSaturating8<To>(LoadFloat8(in));
+    } else {
+      const double* p = reinterpret_cast<const double*>(in);
+      __m256d low, high;
+      if constexpr (std::is_same_v<From, double>) {
+        low = _mm256_loadu_pd(p);
+        high = _mm256_loadu_pd(p + 4);
+      } else {
+        low = DoubleParts4<0>(p);
+        high = DoubleParts4<0>(p + 8);
+      }
+      return _mm256_set_m128i(TruncateSaturating4<To>(high), TruncateSaturating4<To>(low));
+    }
+  }
+  static __m128i Words(__m256i lanes) {
+    return _mm_packs_epi32(_mm256_castsi256_si128(lanes), _mm256_extracti128_si256(lanes, 1));
+  }
+
   static int64_t Run(const From* in, To* out, int64_t n) {
     using namespace block_internal;
-    return RunBlocksOf8<false>(in, out, n, [](const From* block_in, To* block_out) {
-      __m256i lanes;
-      if constexpr (kIsExactFloatSource<From>) {
-        lanes = TruncateSaturating8<To>(LoadFloat8(block_in));
-      } else {
-        const double* p = reinterpret_cast<const double*>(block_in);
-        __m256d low, high;
-        if constexpr (std::is_same_v<From, double>) {
-          low = _mm256_loadu_pd(p);
-          high = _mm256_loadu_pd(p + 4);
+    if constexpr (sizeof(To) == 1) {
+      return RunBlocks<16, false>(in, out, n, [](const From* block_in, To* block_out) {
+        const __m128i first = Words(Lanes(block_in));
+        const __m128i second = Words(Lanes(block_in + 8));
+        const __m128i bytes = std::is_same_v<To, uint8_t> ? _mm_packus_epi16(first, second)
+                                                          : _mm_packs_epi16(first, second);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(block_out), bytes);
+      });
+    } else {
+      return RunBlocks<8, false>(in, out, n, [](const From* block_in, To* block_out) {
+        if constexpr (std::is_same_v<To, int32_t>) {
+          _mm256_storeu_si256(reinterpret_cast<__m256i*>(block_out), Lanes(block_in));
         } else {
-          low = DoubleParts4<0>(p);
-          high = DoubleParts4<0>(p + 8);
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(block_out), Words(Lanes(block_in)));
         }
-        lanes = _mm256_set_m128i(TruncateSaturating4<To>(high), TruncateSaturating4<To>(low));
-      }
-      StoreInt8Lanes(lanes, block_out);
-    });
+      });
+    }
   }
 };
 

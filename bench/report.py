@@ -7,7 +7,7 @@ memcpy). It replaces the text between its BEGIN/END markers and leaves the rest
 of the file alone; a first run appends it.
 
   python3 bench/report.py RESULTS.json --markdown docs/benchmarks.md \
-      --plots docs/plots [--gpu-json gpu.json]
+      --plots docs/plots [--gpu-json gpu.json] [--gpu-binary-json gpu_binary.json]
 """
 
 import argparse
@@ -168,30 +168,51 @@ def sizes_of(runs, prefix):
     return sorted(sizes)
 
 
-def gpu_lines(gpu_json):
+def gpu_lines(gpu_json, gpu_binary_json):
+    lines = []
     if not gpu_json:
-        return ["GPU figures are unmeasured in this run. Run `bench/gpu_cast_vs_torch.py --json` on a "
-                "GPU machine and pass the file as `GPU_JSON=...` to include them. Binary ops on the "
-                "GPU are not benchmarked yet."]
-    with open(gpu_json) as f:
-        gpu = json.load(f)
-    rows = gpu["rows"]
-    d2d = [r["ours"] / r["d2d"] for r in rows]
-    to = [r["ours"] / r["torch_to"] for r in rows]
-    return [
-        f"GPU casts: {gpu['device']}, PyTorch {gpu['torch']}, {gpu['elements']:,} elements per cast, "
-        f"measured separately by `bench/gpu_cast_vs_torch.py` (`{os.path.basename(gpu_json)}`). "
-        "Binary ops on the GPU are unmeasured: the frontend's CUDA kernels are tested for "
-        "correctness (`//tests:functional_cuda_test`) but not yet benchmarked against PyTorch's `add`.",
+        lines.append("GPU casts are unmeasured in this run. Run `bench/gpu_cast_vs_torch.py --json` on a "
+                     "GPU machine and pass the file as `GPU_JSON=...` to include them.")
+    else:
+        with open(gpu_json) as f:
+            gpu = json.load(f)
+        rows = gpu["rows"]
+        d2d = [r["ours"] / r["d2d"] for r in rows]
+        to = [r["ours"] / r["torch_to"] for r in rows]
+        lines += [
+            f"GPU casts: {gpu['device']}, PyTorch {gpu['torch']}, {gpu['elements']:,} elements per cast, "
+            f"measured separately by `bench/gpu_cast_vs_torch.py` (`{os.path.basename(gpu_json)}`).",
+            "",
+            "| goal | result |",
+            "|---|---|",
+            f"| ≥ 90% of device-to-device copy bandwidth | {summarize(d2d, 0.9)} |",
+            f"| faster than PyTorch's `.to()` | {summarize([t - 1e-12 for t in to], 1.0 + 1e-12)} |",
+        ]
+    lines.append("")
+    if not gpu_binary_json:
+        lines.append("GPU binary ops are **unmeasured**: no GPU run of `bench/gpu_binary_vs_torch.py` has been "
+                     "recorded. Run it with `--json` on a GPU machine and pass the file as "
+                     "`GPU_BINARY_JSON=...` to include it. Its C ABI is checked on the CPU in CI "
+                     "(`//bench:gpu_binary_vs_torch_cpu_check`), and the CUDA kernels are checked for "
+                     "correctness by `//tests:functional_cuda_test`.")
+        return lines
+    with open(gpu_binary_json) as f:
+        binary = json.load(f)
+    lines += [
+        f"GPU binary ops (`add`, out=): {binary['device']}, PyTorch {binary['torch']}, "
+        f"{binary['elements']:,} elements, measured separately by `bench/gpu_binary_vs_torch.py` "
+        f"(`{os.path.basename(gpu_binary_json)}`). Throughput counts a, b and the result.",
         "",
-        "| goal | result |",
-        "|---|---|",
-        f"| ≥ 90% of device-to-device copy bandwidth | {summarize(d2d, 0.9)} |",
-        f"| faster than PyTorch's `.to()` | {summarize([t - 1e-12 for t in to], 1.0 + 1e-12)} |",
+        "| a | b | result | ours GB/s | torch `add` GB/s | d2d GB/s | ours / torch | ours / d2d |",
+        "|---|---|---|---|---|---|---|---|",
     ]
+    for r in binary["rows"]:
+        lines.append(f"| {r['a']} | {r['b']} | {r['out']} | {r['ours']:.0f} | {r['torch_add']:.0f} | "
+                     f"{r['d2d']:.0f} | {r['ours'] / r['torch_add']:.2f}x | {r['ours'] / r['d2d']:.2f}x |")
+    return lines
 
 
-def build_section(context, runs, plots_dir, markdown_dir, gpu_json):
+def build_section(context, runs, plots_dir, markdown_dir, gpu_json, gpu_binary_json):
     cast_sizes = sizes_of(runs, "cast/ours/int8/float32") or [0]
     pair_counts = {}
     for k in runs:
@@ -230,7 +251,7 @@ def build_section(context, runs, plots_dir, markdown_dir, gpu_json):
         f"{ns('decide/TensorProcessor_Apply_no_cast')} "
         f"{'met' if apply_ns is not None and apply_ns <= 30e-9 else '**missed**'} "
         f"(built, applied and destroyed: {ns('decide/TensorProcessor_build_and_Apply_no_cast')}) | - |")
-    lines += [""] + gpu_lines(gpu_json)
+    lines += [""] + gpu_lines(gpu_json, gpu_binary_json)
 
     links = plot(runs, plots_dir, markdown_dir)
     lines += ["", "### Throughput against size", ""]
@@ -260,10 +281,11 @@ def main():
     parser.add_argument("--markdown", required=True)
     parser.add_argument("--plots", required=True)
     parser.add_argument("--gpu-json")
+    parser.add_argument("--gpu-binary-json")
     args = parser.parse_args()
     context, runs = load(args.results)
     section = build_section(context, runs, args.plots, os.path.dirname(os.path.abspath(args.markdown)),
-                            args.gpu_json)
+                            args.gpu_json, args.gpu_binary_json)
     text = open(args.markdown).read() if os.path.exists(args.markdown) else "# Benchmarks\n"
     if BEGIN in text and END in text:
         head, rest = text.split(BEGIN, 1)

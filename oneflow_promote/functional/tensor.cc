@@ -36,8 +36,11 @@ TensorDims ContiguousStrides(absl::Span<const int64_t> shape) {
 
 }  // namespace
 
-absl::StatusOr<Tensor> Tensor::Allocate(DType dtype, absl::Span<const int64_t> shape, bool zero,
-                                        Device device) {
+namespace {
+
+// The element count of `shape`, or the error for an invalid dtype, a
+// negative extent or a size that overflows.
+absl::StatusOr<int64_t> CheckedElementCount(DType dtype, absl::Span<const int64_t> shape) {
   if (!IsValid(dtype)) {
     return absl::InvalidArgumentError(
         absl::StrCat("Tensor: invalid dtype enum value ", static_cast<int>(dtype)));
@@ -54,6 +57,41 @@ absl::StatusOr<Tensor> Tensor::Allocate(DType dtype, absl::Span<const int64_t> s
     }
     count *= extent;
   }
+  return count;
+}
+
+}  // namespace
+
+absl::StatusOr<Tensor> Tensor::View(void* data, DType dtype, absl::Span<const int64_t> shape,
+                                    Device device) {
+  absl::StatusOr<int64_t> count = CheckedElementCount(dtype, shape);
+  if (!count.ok()) return count.status();
+  if (data == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Tensor::View: null data for ", Name(dtype), "[", absl::StrJoin(shape, ", "), "]"));
+  }
+  const size_t alignment = VisitDType(dtype, [](auto tag) { return alignof(typename decltype(tag)::type); });
+  if (reinterpret_cast<uintptr_t>(data) % alignment != 0) {
+    return absl::InvalidArgumentError(absl::StrCat("Tensor::View: data ", absl::Hex(reinterpret_cast<uintptr_t>(data)),
+                                                   " is not aligned to ", alignment, " bytes for ",
+                                                   Name(dtype)));
+  }
+  Tensor tensor;
+  tensor.dtype_ = dtype;
+  tensor.shape_.assign(shape.begin(), shape.end());
+  tensor.strides_ = ContiguousStrides(shape);
+  tensor.buffer_bytes_ = std::max<int64_t>(*count * static_cast<int64_t>(ItemSize(dtype)), 1);
+  tensor.device_ = Device{device.kind, device.ordinal, nullptr, 0};
+  // Not owned: the deleter does nothing; the caller keeps the memory alive.
+  tensor.buffer_ = std::shared_ptr<std::byte[]>(static_cast<std::byte*>(data), [](std::byte*) {});
+  return tensor;
+}
+
+absl::StatusOr<Tensor> Tensor::Allocate(DType dtype, absl::Span<const int64_t> shape, bool zero,
+                                        Device device) {
+  absl::StatusOr<int64_t> checked = CheckedElementCount(dtype, shape);
+  if (!checked.ok()) return checked.status();
+  const int64_t count = *checked;
   Tensor tensor;
   tensor.dtype_ = dtype;
   tensor.shape_.assign(shape.begin(), shape.end());

@@ -49,6 +49,13 @@ class Tensor {
   template <typename T>
   [[nodiscard]] static absl::StatusOr<Tensor> FromValues(absl::Span<const T> values,
                                                          absl::Span<const int64_t> shape);
+  // A contiguous tensor over memory the caller owns and keeps alive for as
+  // long as the tensor or any copy of it is used (host memory, or memory
+  // on the CUDA device `device`). Errors for an invalid dtype or shape, a
+  // null `data`, or `data` not aligned to the dtype's element type.
+  [[nodiscard]] static absl::StatusOr<Tensor> View(void* data, DType dtype,
+                                                   absl::Span<const int64_t> shape,
+                                                   Device device = Device::Cpu());
   // A 0-d tensor made from a Python scalar, as PyTorch wraps one: its dtype
   // is the Python type's (bool, int64, float64, complex128; ints beyond
   // int64 wrap), and AsOperand() gives back the scalar.

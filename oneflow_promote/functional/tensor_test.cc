@@ -55,5 +55,28 @@ TEST(Tensor, ToSameDtypeSharesToOtherConverts) {
   EXPECT_EQ(i.data_as<int32_t>()[1], -2);
 }
 
+TEST(Tensor, ViewSharesTheCallersMemoryAndChecksIt) {
+  alignas(8) float values[6] = {1, 2, 3, 4, 5, 6};
+  absl::StatusOr<Tensor> view = Tensor::View(values, DType::kFloat32, {2, 3});
+  ASSERT_TRUE(view.ok()) << view.status();
+  EXPECT_EQ(view->data_as<float>(), values);
+  absl::StatusOr<Tensor> doubled = view->To(DType::kFloat64);
+  ASSERT_TRUE(doubled.ok());
+  EXPECT_EQ(doubled->data_as<double>()[5], 6.0);
+  values[5] = 7;  // the view reads through to the caller's buffer
+  EXPECT_EQ(view->data_as<float>()[5], 7.0f);
+
+  absl::StatusOr<Tensor> null = Tensor::View(nullptr, DType::kInt8, {3});
+  EXPECT_EQ(null.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(null.status().message().find("null data for int8[3]"), absl::string_view::npos)
+      << null.status();
+  absl::StatusOr<Tensor> misaligned =
+      Tensor::View(reinterpret_cast<char*>(values) + 1, DType::kFloat32, {2});
+  EXPECT_NE(misaligned.status().message().find("not aligned to 4 bytes for float32"),
+            absl::string_view::npos)
+      << misaligned.status();
+  EXPECT_FALSE(Tensor::View(values, DType::kFloat32, {-1}).ok());
+}
+
 }  // namespace
 }  // namespace oneflow_promote

@@ -140,8 +140,11 @@ absl::Status CastContiguousChecked(const void* src, DType from, void* dst, DType
     });
     return absl::OkStatus();
   }
+  const cast_internal::CpuCastKernels& kernels = cast_internal::BestCpuCastKernels();
   const cast_internal::ContiguousCastFn kernel =
-      cast_internal::BestCpuCastKernels().contiguous[Index(from)][Index(to)];
+      n * static_cast<int64_t>(ItemSize(to)) >= cast_internal::kStreamingBytes
+          ? kernels.contiguous_streaming[Index(from)][Index(to)]
+          : kernels.contiguous[Index(from)][Index(to)];
   cast_internal::ParallelFor(n, kParallelGrain, device.cpu_threads,
                              [&](int64_t b, int64_t e) { kernel(src, dst, b, e); });
   return absl::OkStatus();

@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "kernels/cast_test_util.h"
 #include "kernels/convert.h"
+#include "kernels/internal/cpu_cast.h"
 
 namespace oneflow_promote {
 namespace {
@@ -182,6 +183,32 @@ TEST(CastElements, LargeThreadedCastsEqualOneThread) {
     EXPECT_EQ(FirstDifference(all.data(), one.data(), to, n), -1) << Name(from) << Name(to);
     const std::vector<char> expected = ElementByElement(src.data(), from, to, n);
     EXPECT_EQ(FirstDifference(all.data(), expected.data(), to, n), -1) << Name(from) << Name(to);
+  }
+}
+
+// Destinations of kStreamingBytes and more are written with non-temporal
+// stores after a head that aligns them: every destination size, at offsets
+// that make heads of 0 to 15 bytes, on one thread and on all.
+TEST(CastElements, StreamedDestinationsEqualOneElementAtATime) {
+  std::mt19937_64 rng(5);
+  for (DType to : kAllDTypes) {
+    const DType from = to == DType::kFloat64 ? DType::kComplex128 : DType::kFloat64;
+    const int64_t item = static_cast<int64_t>(ItemSize(to));
+    const int64_t n = cast_internal::kStreamingBytes / item + 777;
+    std::vector<char> src(n * ItemSize(from));
+    FillTieHeavy(src.data(), from, n, rng);
+    const std::vector<char> expected = ElementByElement(src.data(), from, to, n);
+    std::vector<char> buffer(n * item + 80);
+    char* const aligned = buffer.data() + (64 - reinterpret_cast<uintptr_t>(buffer.data()) % 64);
+    for (int64_t offset = 0; offset < 16; offset += item) {
+      for (const int threads : {1, 0}) {
+        std::memset(buffer.data(), 0, buffer.size());
+        ASSERT_TRUE(CastElements(src.data(), from, aligned + offset, to, n, Device::Cpu(threads)).ok());
+        const int64_t at = FirstDifference(aligned + offset, expected.data(), to, n);
+        EXPECT_EQ(at, -1) << Name(from) << " -> " << Name(to) << " offset " << offset << " threads "
+                          << threads << " element " << at;
+      }
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 // Hand-written AVX2 + F16C conversions of eight elements at a time, for the
 // pair families GCC does not vectorize well from convert.h's scalar code:
-// rounding to float16/bfloat16/complex32, saturating float -> 8-, 16- and
-// 32-bit integers, and floating/complex -> bool. Only cpu_cast_avx2.cc includes this file (it needs -mavx2
+// rounding to float16/bfloat16/complex32, saturating float -> integers, and
+// floating/complex -> bool. Only cpu_cast_avx2.cc includes this file (it needs -mavx2
 // -mf16c); BlockCast<From, To>::kWidth is 0 for every other pair, which
 // leaves them to the scalar loop.
 //
@@ -245,6 +245,51 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m128i TruncateSaturating4(__m256d value) {
   return _mm256_cvttpd_epi32(_mm256_min_pd(_mm256_max_pd(value, lower), upper));
 }
 
+// Four float64 truncated toward zero into int64, saturating as
+// SaturatingTruncate<int64_t>. AVX2 has no float64 -> int64 conversion: the
+// whole value is split into a high and a low 32-bit half, exact in float64,
+// and each is read from the low bits of a float64 biased so its exponent is
+// fixed. Every step is exact, so the MXCSR mode does not matter.
+ONEFLOW_PROMOTE_BLOCK_INLINE __m256i TruncateSaturatingInt64x4(__m256d value) {
+  const __m256d two63 = _mm256_set1_pd(0x1p63);
+  const __m256i too_big = _mm256_castpd_si256(_mm256_cmp_pd(value, two63, _CMP_GE_OQ));
+  value = _mm256_and_pd(value, _mm256_cmp_pd(value, value, _CMP_ORD_Q));  // NaN -> +0
+  value = _mm256_min_pd(_mm256_max_pd(value, _mm256_set1_pd(-0x1p63)), _mm256_set1_pd(0x1.fffffffffffffp62));
+  const __m256d whole = _mm256_round_pd(value, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+  const __m256d high = _mm256_floor_pd(_mm256_mul_pd(whole, _mm256_set1_pd(0x1p-32)));
+  const __m256d low = _mm256_sub_pd(whole, _mm256_mul_pd(high, _mm256_set1_pd(0x1p32)));  // [0, 2^32)
+  // 2^52 + low holds low in its mantissa; 2^52 + 2^51 + high holds high
+  // (negative too) as an offset from the bias.
+  const __m256d low_bias = _mm256_set1_pd(0x1p52);
+  const __m256d high_bias = _mm256_set1_pd(0x1.8p52);
+  const __m256i low_bits = _mm256_xor_si256(_mm256_castpd_si256(_mm256_add_pd(low, low_bias)),
+                                            _mm256_castpd_si256(low_bias));
+  const __m256i high_bits = _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(high, high_bias)),
+                                             _mm256_castpd_si256(high_bias));
+  const __m256i result = _mm256_add_epi64(_mm256_slli_epi64(high_bits, 32), low_bits);
+  return _mm256_blendv_epi8(result, _mm256_set1_epi64x(std::numeric_limits<int64_t>::max()), too_big);
+}
+
+// Whether all eight values are below 2^51 in magnitude (NaN is not), the
+// range TruncateSmallInt64x4 handles; data outside it is rare, so blocks
+// take the short path predictably.
+ONEFLOW_PROMOTE_BLOCK_INLINE bool AllSmall(__m256d low, __m256d high) {
+  const __m256d magnitude_mask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFF));
+  const __m256d limit = _mm256_set1_pd(0x1p51);
+  const __m256d small = _mm256_and_pd(_mm256_cmp_pd(_mm256_and_pd(low, magnitude_mask), limit, _CMP_LT_OQ),
+                                      _mm256_cmp_pd(_mm256_and_pd(high, magnitude_mask), limit, _CMP_LT_OQ));
+  return _mm256_movemask_pd(small) == 0xF;
+}
+
+// TruncateSaturatingInt64x4 for values below 2^51 in magnitude: the whole
+// value plus 2^52 + 2^51 holds it (negative too) as an offset from the
+// bias's bits.
+ONEFLOW_PROMOTE_BLOCK_INLINE __m256i TruncateSmallInt64x4(__m256d value) {
+  const __m256d bias = _mm256_set1_pd(0x1.8p52);
+  const __m256d whole = _mm256_round_pd(value, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+  return _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(whole, bias)), _mm256_castpd_si256(bias));
+}
+
 template <typename T>
 inline constexpr bool kIsNarrowFloatDest = std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>;
 
@@ -273,6 +318,25 @@ inline constexpr bool kIsExactFloatSource =
 
 template <typename T>
 inline constexpr bool kIsDoubleSource = std::is_same_v<T, double> || std::is_same_v<T, Complex<double>>;
+
+// Eight elements of an exact-float or a float64 source as float64, exactly
+// (reals only for complex sources).
+struct Double8 {
+  __m256d low, high;
+};
+template <typename From>
+ONEFLOW_PROMOTE_BLOCK_INLINE Double8 LoadDouble8(const From* in) {
+  if constexpr (std::is_same_v<From, double>) {
+    return {_mm256_loadu_pd(in), _mm256_loadu_pd(in + 4)};
+  } else if constexpr (std::is_same_v<From, Complex<double>>) {
+    const double* p = reinterpret_cast<const double*>(in);
+    return {DoubleParts4<0>(p), DoubleParts4<0>(p + 8)};
+  } else {
+    static_assert(kIsExactFloatSource<From>);
+    const __m256 value = LoadFloat8(in);
+    return {_mm256_cvtps_pd(_mm256_castps256_ps128(value)), _mm256_cvtps_pd(_mm256_extractf128_ps(value, 1))};
+  }
+}
 
 // Sources that LoadFloat8 rounds to odd, which needs round-toward-zero.
 template <typename T>
@@ -406,16 +470,8 @@ struct BlockCast<From, To,
     if constexpr (kIsExactFloatSource<From>) {
       return TruncateSaturating8<To>(LoadFloat8(in));
     } else {
-      const double* p = reinterpret_cast<const double*>(in);
-      __m256d low, high;
-      if constexpr (std::is_same_v<From, double>) {
-        low = _mm256_loadu_pd(p);
-        high = _mm256_loadu_pd(p + 4);
-      } else {
-        low = DoubleParts4<0>(p);
-        high = DoubleParts4<0>(p + 8);
-      }
-      return _mm256_set_m128i(TruncateSaturating4<To>(high), TruncateSaturating4<To>(low));
+      const Double8 value = LoadDouble8(in);
+      return _mm256_set_m128i(TruncateSaturating4<To>(value.high), TruncateSaturating4<To>(value.low));
     }
   }
   static __m128i Words(__m256i lanes) {
@@ -441,6 +497,27 @@ struct BlockCast<From, To,
         }
       });
     }
+  }
+};
+
+// Floating and complex -> int64 (truncate, saturate).
+template <typename From>
+struct BlockCast<From, int64_t,
+                 std::enable_if_t<block_internal::kIsExactFloatSource<From> ||
+                                  block_internal::kIsDoubleSource<From>>> {
+  static int64_t Run(const From* in, int64_t* out, int64_t n) {
+    using namespace block_internal;
+    return RunBlocks<8, false>(in, out, n, [](const From* block_in, int64_t* block_out) {
+      const Double8 value = LoadDouble8(block_in);
+      __m256i* p = reinterpret_cast<__m256i*>(block_out);
+      if (AllSmall(value.low, value.high)) {
+        _mm256_storeu_si256(p, TruncateSmallInt64x4(value.low));
+        _mm256_storeu_si256(p + 1, TruncateSmallInt64x4(value.high));
+      } else {
+        _mm256_storeu_si256(p, TruncateSaturatingInt64x4(value.low));
+        _mm256_storeu_si256(p + 1, TruncateSaturatingInt64x4(value.high));
+      }
+    });
   }
 };
 

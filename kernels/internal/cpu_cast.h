@@ -12,6 +12,12 @@
 
 namespace oneflow_promote::cast_internal {
 
+// From this many destination bytes on, contiguous casts write with
+// non-temporal stores. A destination this large does not survive in a
+// core's caches until its reader comes (L2 is 0.5 to 2 MiB, an L3 slice a
+// few MiB), so caching its lines buys nothing and costs a read of each.
+inline constexpr int64_t kStreamingBytes = int64_t{8} << 20;
+
 // Converts elements [begin, end) of contiguous buffers.
 using ContiguousCastFn = void (*)(const void* src, void* dst, int64_t begin, int64_t end);
 // Converts rows [row_begin, row_end) of a strided source (rows of
@@ -22,6 +28,9 @@ using StridedCastFn = void (*)(const void* src, const StridedLayout& layout, voi
 struct CpuCastKernels {
   const char* isa = "";
   ContiguousCastFn contiguous[kNumDTypes][kNumDTypes] = {};
+  // The same with non-temporal stores (ordinary ones where the processor
+  // has none): for destinations larger than the caches.
+  ContiguousCastFn contiguous_streaming[kNumDTypes][kNumDTypes] = {};
   StridedCastFn strided[kNumDTypes][kNumDTypes] = {};
 };
 

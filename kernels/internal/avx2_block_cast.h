@@ -319,6 +319,15 @@ inline constexpr bool kIsExactFloatSource =
 template <typename T>
 inline constexpr bool kIsDoubleSource = std::is_same_v<T, double> || std::is_same_v<T, Complex<double>>;
 
+// 16-bit floating sources, and the destinations they widen to exactly.
+template <typename T>
+inline constexpr bool kIsHalfSource =
+    std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16> || std::is_same_v<T, Complex<Float16>>;
+template <typename T>
+inline constexpr bool kIsWideFloatDest = std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                                         std::is_same_v<T, Complex<float>> ||
+                                         std::is_same_v<T, Complex<double>>;
+
 // Eight elements of an exact-float or a float64 source as float64, exactly
 // (reals only for complex sources).
 struct Double8 {
@@ -497,6 +506,53 @@ struct BlockCast<From, To,
         }
       });
     }
+  }
+};
+
+// float16, bfloat16 and complex32 -> float32, float64, complex64 and
+// complex128: exact, through F16C or a shift instead of convert.h's bit
+// decoding.
+template <typename From, typename To>
+struct BlockCast<From, To,
+                 std::enable_if_t<block_internal::kIsHalfSource<From> && block_internal::kIsWideFloatDest<To>>> {
+  static int64_t Run(const From* in, To* out, int64_t n) {
+    using namespace block_internal;
+    return RunBlocks<8, false>(in, out, n, [](const From* block_in, To* block_out) {
+      const __m256 real = LoadFloat8(block_in);
+      __m256 imag = _mm256_setzero_ps();
+      if constexpr (kIsComplexSource<From>) imag = LoadImagFloat8(block_in);
+      if constexpr (std::is_same_v<To, float>) {
+        _mm256_storeu_ps(reinterpret_cast<float*>(block_out), real);
+      } else if constexpr (std::is_same_v<To, double>) {
+        double* p = reinterpret_cast<double*>(block_out);
+        _mm256_storeu_pd(p, _mm256_cvtps_pd(_mm256_castps256_ps128(real)));
+        _mm256_storeu_pd(p + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(real, 1)));
+      } else if constexpr (std::is_same_v<To, Complex<float>>) {
+        // Pairs (0,1 | 4,5) and (2,3 | 6,7), stored by 128-bit halves.
+        const __m256 first = _mm256_unpacklo_ps(real, imag);
+        const __m256 second = _mm256_unpackhi_ps(real, imag);
+        float* p = reinterpret_cast<float*>(block_out);
+        _mm_storeu_ps(p, _mm256_castps256_ps128(first));
+        _mm_storeu_ps(p + 4, _mm256_castps256_ps128(second));
+        _mm_storeu_ps(p + 8, _mm256_extractf128_ps(first, 1));
+        _mm_storeu_ps(p + 12, _mm256_extractf128_ps(second, 1));
+      } else {
+        static_assert(std::is_same_v<To, Complex<double>>);
+        double* p = reinterpret_cast<double*>(block_out);
+        const auto store4 = [](double* q, __m128 re, __m128 im) {
+          const __m256d re4 = _mm256_cvtps_pd(re);
+          const __m256d im4 = _mm256_cvtps_pd(im);
+          const __m256d even = _mm256_unpacklo_pd(re4, im4);  // elements 0 | 2
+          const __m256d odd = _mm256_unpackhi_pd(re4, im4);   // elements 1 | 3
+          _mm_storeu_pd(q, _mm256_castpd256_pd128(even));
+          _mm_storeu_pd(q + 2, _mm256_castpd256_pd128(odd));
+          _mm_storeu_pd(q + 4, _mm256_extractf128_pd(even, 1));
+          _mm_storeu_pd(q + 6, _mm256_extractf128_pd(odd, 1));
+        };
+        store4(p, _mm256_castps256_ps128(real), _mm256_castps256_ps128(imag));
+        store4(p + 8, _mm256_extractf128_ps(real, 1), _mm256_extractf128_ps(imag, 1));
+      }
+    });
   }
 };
 

@@ -12,8 +12,8 @@
 
 namespace oneflow_promote::cast_internal {
 
-// From this many destination bytes on, contiguous casts write with
-// non-temporal stores. A destination this large does not survive in a
+// From this many destination bytes on, contiguous casts take the
+// contiguous_streaming kernels. A destination this large does not survive in a
 // core's caches until its reader comes (L2 is 0.5 to 2 MiB, an L3 slice a
 // few MiB), so caching its lines buys nothing and costs a read of each.
 inline constexpr int64_t kStreamingBytes = int64_t{8} << 20;
@@ -28,8 +28,9 @@ using StridedCastFn = void (*)(const void* src, const StridedLayout& layout, voi
 struct CpuCastKernels {
   const char* isa = "";
   ContiguousCastFn contiguous[kNumDTypes][kNumDTypes] = {};
-  // The same with non-temporal stores (ordinary ones where the processor
-  // has none): for destinations larger than the caches.
+  // The same for destinations larger than the caches: non-temporal stores
+  // for the pairs they make faster, ordinary ones for the rest and where
+  // the processor has none.
   ContiguousCastFn contiguous_streaming[kNumDTypes][kNumDTypes] = {};
   StridedCastFn strided[kNumDTypes][kNumDTypes] = {};
 };

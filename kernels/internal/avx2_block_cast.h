@@ -73,19 +73,34 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256d Unsigned32ToDouble4(__m256i fields) {
   return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(fields, _mm256_castpd_si256(two52))), two52);
 }
 
-// Four int64 as float32 rounded to odd; needs round-toward-zero. The halves
-// are exact in float64; their sum truncated to float64 and then to float32
-// is the integer truncated to float32 (truncations nest), and the error is
-// computed exactly from the halves (they and the result share a grid within
-// 2^42 of each other).
-ONEFLOW_PROMOTE_BLOCK_INLINE __m128 Int64ToFloatRoundToOdd4(__m256i value) {
+// Four int64 as two float64 halves, each exact: the high 32 bits (signed,
+// times 2^32) and the low 32 bits (unsigned).
+struct Int64Halves {
+  __m256d high, low;
+};
+ONEFLOW_PROMOTE_BLOCK_INLINE Int64Halves SplitInt64x4(__m256i value) {
   const __m256d low = Unsigned32ToDouble4(_mm256_and_si256(value, _mm256_set1_epi64x(0xFFFFFFFF)));
   // The signed high half: biased by 2^31 to unsigned, converted, unbiased.
   const __m256i biased_high = _mm256_xor_si256(_mm256_srli_epi64(value, 32), _mm256_set1_epi64x(0x80000000));
   const __m256d high = _mm256_mul_pd(_mm256_sub_pd(Unsigned32ToDouble4(biased_high), _mm256_set1_pd(2147483648.0)),
                                      _mm256_set1_pd(4294967296.0));
-  const __m128 truncated = _mm256_cvtpd_ps(_mm256_add_pd(high, low));
-  const __m256d excess = _mm256_sub_pd(_mm256_sub_pd(_mm256_cvtps_pd(truncated), high), low);
+  return {high, low};
+}
+
+// Four int64 truncated to float32; needs round-toward-zero. The sum of the
+// halves truncated to float64 and then to float32 is the integer truncated
+// to float32 (truncations nest).
+ONEFLOW_PROMOTE_BLOCK_INLINE __m128 Int64ToFloatTruncated4(Int64Halves halves) {
+  return _mm256_cvtpd_ps(_mm256_add_pd(halves.high, halves.low));
+}
+
+// Four int64 as float32 rounded to odd; needs round-toward-zero. The error
+// of the truncation is computed exactly from the halves (they and the
+// result share a grid within 2^42 of each other).
+ONEFLOW_PROMOTE_BLOCK_INLINE __m128 Int64ToFloatRoundToOdd4(__m256i value) {
+  const Int64Halves halves = SplitInt64x4(value);
+  const __m128 truncated = Int64ToFloatTruncated4(halves);
+  const __m256d excess = _mm256_sub_pd(_mm256_sub_pd(_mm256_cvtps_pd(truncated), halves.high), halves.low);
   return SetInexactBit4(truncated, _mm256_cmp_pd(excess, _mm256_setzero_pd(), _CMP_NEQ_OQ));
 }
 
@@ -175,6 +190,72 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadImagFloat8(const From* in) {
   } else {
     static_assert(std::is_same_v<From, Complex<Float16>>);
     return _mm256_cvtph_ps(HalfParts8<1>(in));
+  }
+}
+
+// Sources that LoadFloat8 rounds to odd, which needs round-toward-zero.
+template <typename T>
+inline constexpr bool kRoundsToOdd = std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> ||
+                                     std::is_same_v<T, double> || std::is_same_v<T, Complex<double>>;
+
+// The real (kPart 0) or imaginary (kPart 1) parts of eight kRoundsToOdd
+// elements truncated to float32, without the sticky bit; needs
+// round-toward-zero.
+template <int kPart, typename From>
+ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadTruncatedFloat8(const From* in) {
+  if constexpr (std::is_same_v<From, int32_t>) {
+    return _mm256_cvtepi32_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in)));
+  } else if constexpr (std::is_same_v<From, int64_t>) {
+    const __m256i* p = reinterpret_cast<const __m256i*>(in);
+    return Combine(Int64ToFloatTruncated4(SplitInt64x4(_mm256_loadu_si256(p))),
+                   Int64ToFloatTruncated4(SplitInt64x4(_mm256_loadu_si256(p + 1))));
+  } else if constexpr (std::is_same_v<From, double>) {
+    return Combine(_mm256_cvtpd_ps(_mm256_loadu_pd(in)), _mm256_cvtpd_ps(_mm256_loadu_pd(in + 4)));
+  } else {
+    static_assert(std::is_same_v<From, Complex<double>>);
+    const double* p = reinterpret_cast<const double*>(in);
+    return Combine(_mm256_cvtpd_ps(DoubleParts4<kPart>(p)), _mm256_cvtpd_ps(DoubleParts4<kPart>(p + 8)));
+  }
+}
+
+// Whether rounding some lane of eight truncated float32 to nearest-even To
+// might need the sticky bit: only a value exactly halfway between two To
+// values does (below halfway rounds down, above rounds up, sticky or not).
+// bfloat16 drops the low 16 bits everywhere; float16 drops 13 where its
+// results are normal, and every lane under 2^-14 (but zero) is counted.
+template <typename To>
+ONEFLOW_PROMOTE_BLOCK_INLINE bool MayBeHalfway(__m256 truncated) {
+  const __m256i bits = _mm256_castps_si256(truncated);
+  if constexpr (std::is_same_v<To, BFloat16>) {
+    const __m256i halfway = _mm256_cmpeq_epi32(_mm256_and_si256(bits, _mm256_set1_epi32(0xFFFF)),
+                                               _mm256_set1_epi32(0x8000));
+    return !_mm256_testz_si256(halfway, halfway);
+  } else {
+    static_assert(std::is_same_v<To, Float16>);
+    const __m256i halfway = _mm256_cmpeq_epi32(_mm256_and_si256(bits, _mm256_set1_epi32(0x1FFF)),
+                                               _mm256_set1_epi32(0x1000));
+    const __m256i magnitude = _mm256_and_si256(bits, _mm256_set1_epi32(0x7FFFFFFF));
+    const __m256i tiny = _mm256_andnot_si256(_mm256_cmpeq_epi32(magnitude, _mm256_setzero_si256()),
+                                             _mm256_cmpgt_epi32(_mm256_set1_epi32(0x38800000), magnitude));
+    const __m256i either = _mm256_or_si256(halfway, tiny);
+    return !_mm256_testz_si256(either, either);
+  }
+}
+
+// The real (kPart 0) or imaginary (kPart 1) parts of eight elements as
+// float32 that round to nearest-even To as the exact value does: LoadFloat8
+// (or LoadImagFloat8), with the sticky bit of rounding to odd computed only
+// for the rare blocks where MayBeHalfway says it could matter.
+template <typename To, int kPart, typename From>
+ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadForRounding8(const From* in) {
+  if constexpr (kRoundsToOdd<From>) {
+    const __m256 truncated = LoadTruncatedFloat8<kPart>(in);
+    if (!MayBeHalfway<To>(truncated)) return truncated;
+  }
+  if constexpr (kPart == 0) {
+    return LoadFloat8(in);
+  } else {
+    return LoadImagFloat8(in);
   }
 }
 
@@ -347,11 +428,6 @@ ONEFLOW_PROMOTE_BLOCK_INLINE Double8 LoadDouble8(const From* in) {
   }
 }
 
-// Sources that LoadFloat8 rounds to odd, which needs round-toward-zero.
-template <typename T>
-inline constexpr bool kRoundsToOdd = std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> ||
-                                     std::is_same_v<T, double> || std::is_same_v<T, Complex<double>>;
-
 template <typename T>
 inline constexpr bool kMayBeNaN = !std::is_integral_v<T>;
 
@@ -404,7 +480,7 @@ struct BlockCast<From, To,
   static int64_t Run(const From* in, To* out, int64_t n) {
     using namespace block_internal;
     return RunBlocks<8, kRoundsToOdd<From>>(in, out, n, [](const From* block_in, To* block_out) {
-      const __m128i bits = ToMiniFloatBits8<To, kMayBeNaN<From>>(LoadFloat8(block_in));
+      const __m128i bits = ToMiniFloatBits8<To, kMayBeNaN<From>>(LoadForRounding8<To, 0>(block_in));
       _mm_storeu_si128(reinterpret_cast<__m128i*>(block_out), bits);
     });
   }
@@ -418,9 +494,11 @@ struct BlockCast<From, Complex<Float16>,
   static int64_t Run(const From* in, Complex<Float16>* out, int64_t n) {
     using namespace block_internal;
     return RunBlocks<8, kRoundsToOdd<From>>(in, out, n, [](const From* block_in, Complex<Float16>* block_out) {
-      const __m128i real = ToFloat16Bits8<kMayBeNaN<From>>(LoadFloat8(block_in));
+      const __m128i real = ToFloat16Bits8<kMayBeNaN<From>>(LoadForRounding8<Float16, 0>(block_in));
       __m128i imag = _mm_setzero_si128();
-      if constexpr (kIsComplexSource<From>) imag = ToFloat16Bits8<true>(LoadImagFloat8(block_in));
+      if constexpr (kIsComplexSource<From>) {
+        imag = ToFloat16Bits8<true>(LoadForRounding8<Float16, 1>(block_in));
+      }
       __m128i* p = reinterpret_cast<__m128i*>(block_out);
       _mm_storeu_si128(p, _mm_unpacklo_epi16(real, imag));
       _mm_storeu_si128(p + 1, _mm_unpackhi_epi16(real, imag));

@@ -400,6 +400,10 @@ inline constexpr bool kIsExactFloatSource =
 template <typename T>
 inline constexpr bool kIsDoubleSource = std::is_same_v<T, double> || std::is_same_v<T, Complex<double>>;
 
+// Floating and complex sources: LoadFloat8 or LoadDouble8 reads them exactly.
+template <typename T>
+inline constexpr bool kIsFloatingSource = kIsExactFloatSource<T> || kIsDoubleSource<T>;
+
 // 16-bit floating sources, and the destinations they widen to exactly.
 template <typename T>
 inline constexpr bool kIsHalfSource =
@@ -509,8 +513,7 @@ struct BlockCast<From, Complex<Float16>,
 // Floating and complex -> bool: nonzero (NaN included) in either part.
 template <typename From>
 struct BlockCast<From, bool,
-                 std::enable_if_t<block_internal::kIsExactFloatSource<From> ||
-                                  block_internal::kIsDoubleSource<From>>> {
+                 std::enable_if_t<block_internal::kIsFloatingSource<From>>> {
   static int64_t Run(const From* in, bool* out, int64_t n) {
     using namespace block_internal;
     return RunBlocks<8, false>(in, out, n, [](const From* block_in, bool* block_out) {
@@ -549,8 +552,7 @@ struct BlockCast<From, bool,
 template <typename From, typename To>
 struct BlockCast<From, To,
                  std::enable_if_t<block_internal::kIsSmallIntDest<To> &&
-                                  (block_internal::kIsExactFloatSource<From> ||
-                                   block_internal::kIsDoubleSource<From>)>> {
+                                  block_internal::kIsFloatingSource<From>>> {
   // Eight elements as int32 lanes holding their saturated results.
   static __m256i Lanes(const From* in) {
     using namespace block_internal;
@@ -637,8 +639,7 @@ struct BlockCast<From, To,
 // Floating and complex -> int64 (truncate, saturate).
 template <typename From>
 struct BlockCast<From, int64_t,
-                 std::enable_if_t<block_internal::kIsExactFloatSource<From> ||
-                                  block_internal::kIsDoubleSource<From>>> {
+                 std::enable_if_t<block_internal::kIsFloatingSource<From>>> {
   static int64_t Run(const From* in, int64_t* out, int64_t n) {
     using namespace block_internal;
     return RunBlocks<8, false>(in, out, n, [](const From* block_in, int64_t* block_out) {

@@ -298,8 +298,12 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m128i ToMiniFloatBits8(__m256 value) {
   }
 }
 
-// Eight exact float32 truncated toward zero into int32 lanes that hold
-// SaturatingTruncate<To>: NaN is 0, out-of-range values take To's bounds.
+// Eight exact float32 truncated toward zero into int32 lanes: for int32,
+// SaturatingTruncate<int32_t> itself (NaN is 0, out-of-range values take
+// the bounds); for 8- and 16-bit To, a value that the signed saturating
+// packs after it (packssdw, then packsswb or packuswb) turn into
+// SaturatingTruncate<To>, so only NaN and values past INT32_MAX, which
+// cvttps2dq would make INT32_MIN, are fixed here.
 template <typename To>
 ONEFLOW_PROMOTE_BLOCK_INLINE __m256i TruncateSaturating8(__m256 value) {
   value = _mm256_and_ps(value, _mm256_cmp_ps(value, value, _CMP_ORD_Q));  // NaN -> +0
@@ -308,22 +312,24 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256i TruncateSaturating8(__m256 value) {
     const __m256 too_big = _mm256_cmp_ps(value, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
     return _mm256_xor_si256(_mm256_cvttps_epi32(value), _mm256_castps_si256(too_big));
   } else {
-    // Clamping to the bounds before truncating changes nothing in range
-    // (the bounds are integers), and saturates the rest.
-    const __m256 lower = _mm256_set1_ps(static_cast<float>(std::numeric_limits<To>::min()));
-    const __m256 upper = _mm256_set1_ps(static_cast<float>(std::numeric_limits<To>::max()));
-    return _mm256_cvttps_epi32(_mm256_min_ps(_mm256_max_ps(value, lower), upper));
+    static_assert(sizeof(To) < 4);
+    return _mm256_cvttps_epi32(_mm256_min_ps(value, _mm256_set1_ps(0x1.fffffep30f)));  // below 2^31
   }
 }
 
-// Four float64 the same way (every To bound is exact in float64, so all
-// four integer widths clamp).
+// Four float64 the same way.
 template <typename To>
 ONEFLOW_PROMOTE_BLOCK_INLINE __m128i TruncateSaturating4(__m256d value) {
-  value = _mm256_and_pd(value, _mm256_cmp_pd(value, value, _CMP_ORD_Q));
-  const __m256d lower = _mm256_set1_pd(static_cast<double>(std::numeric_limits<To>::min()));
-  const __m256d upper = _mm256_set1_pd(static_cast<double>(std::numeric_limits<To>::max()));
-  return _mm256_cvttpd_epi32(_mm256_min_pd(_mm256_max_pd(value, lower), upper));
+  value = _mm256_and_pd(value, _mm256_cmp_pd(value, value, _CMP_ORD_Q));  // NaN -> +0
+  const __m256d upper = _mm256_set1_pd(2147483647.0);
+  if constexpr (std::is_same_v<To, int32_t>) {
+    // Every int32 bound is exact in float64: clamping changes nothing in
+    // range and saturates the rest.
+    return _mm256_cvttpd_epi32(_mm256_min_pd(_mm256_max_pd(value, _mm256_set1_pd(-2147483648.0)), upper));
+  } else {
+    static_assert(sizeof(To) < 4);
+    return _mm256_cvttpd_epi32(_mm256_min_pd(value, upper));
+  }
 }
 
 // Four float64 truncated toward zero into int64, saturating as
@@ -553,7 +559,8 @@ template <typename From, typename To>
 struct BlockCast<From, To,
                  std::enable_if_t<block_internal::kIsSmallIntDest<To> &&
                                   block_internal::kIsFloatingSource<From>>> {
-  // Eight elements as int32 lanes holding their saturated results.
+  // Eight elements as int32 lanes (TruncateSaturating8/4: the results, or
+  // values that Words and the byte packs saturate into them).
   static __m256i Lanes(const From* in) {
     using namespace block_internal;
     if constexpr (kIsExactFloatSource<From>) {

@@ -187,9 +187,9 @@ TEST(CastElements, LargeThreadedCastsEqualOneThread) {
 }
 
 // Destinations of kStreamingBytes and more are written with non-temporal
-// stores after a head that aligns them (where the source is no wider than
-// the destination): every destination size, at offsets that make heads of
-// 0 to 15 bytes, on one thread and on all.
+// stores after a head that aligns them (for pairs that do not narrow and
+// involve no narrow float): every destination size, at offsets that make
+// heads of 0 to 15 bytes, on one thread and on all.
 TEST(CastElements, StreamedDestinationsEqualOneElementAtATime) {
   std::mt19937_64 rng(5);
   for (DType to : kAllDTypes) {

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -167,6 +169,44 @@ TEST(CastElements, EveryPairOnTieHeavyPatternsEqualsOneElementAtATime) {
   }
 }
 
+// Floating values mostly inside every integer range, with a NaN, an
+// infinity, a value past 2^31, or exactly -2^31 at one position in about
+// forty: most blocks of the float -> integer kernels then take their
+// unclamped path, and some hold a single lane that needs the clamps.
+void FillMostlyInRange(void* out, DType dtype, int64_t n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> in_range(-300.0, 300.0);
+  const double specials[] = {std::numeric_limits<double>::quiet_NaN(),
+                             std::numeric_limits<double>::infinity(),
+                             -std::numeric_limits<double>::infinity(),
+                             3e9,
+                             -3e9,
+                             -2147483648.0,
+                             1e300};
+  std::vector<double> values(2 * n);
+  for (double& v : values) {
+    v = rng() % 40 == 0 ? specials[rng() % std::size(specials)] : in_range(rng);
+  }
+  // The values as complex128 (real, imag pairs), converted to the dtype.
+  ASSERT_TRUE(CastElements(values.data(), DType::kComplex128, out, dtype, n).ok());
+}
+
+TEST(CastElements, FloatToIntegerBlocksWithAndWithoutOutOfRangeLanes) {
+  std::mt19937_64 rng(6);
+  const int64_t n = (int64_t{1} << 14) + 3;
+  for (DType from : kAllDTypes) {
+    if (!IsFloating(from) && !IsComplex(from)) continue;
+    std::vector<char> src(n * ItemSize(from));
+    FillMostlyInRange(src.data(), from, n, rng);
+    for (DType to : {DType::kUInt8, DType::kInt8, DType::kInt16, DType::kInt32, DType::kInt64}) {
+      std::vector<char> out(n * ItemSize(to));
+      ASSERT_TRUE(CastElements(src.data(), from, out.data(), to, n, Device::Cpu(1)).ok());
+      const std::vector<char> expected = ElementByElement(src.data(), from, to, n);
+      const int64_t at = FirstDifference(out.data(), expected.data(), to, n);
+      EXPECT_EQ(at, -1) << Name(from) << " -> " << Name(to) << " element " << at;
+    }
+  }
+}
+
 TEST(CastElements, LargeThreadedCastsEqualOneThread) {
   std::mt19937_64 rng(2);
   const int64_t n = (int64_t{1} << 22) + 5;
@@ -187,13 +227,27 @@ TEST(CastElements, LargeThreadedCastsEqualOneThread) {
 }
 
 // Destinations of kStreamingBytes and more are written with non-temporal
-// stores after a head that aligns them (for pairs that do not narrow and
-// involve no narrow float): every destination size, at offsets that make
-// heads of 0 to 15 bytes, on one thread and on all.
+// stores after a head that aligns them (for pairs that at most halve the
+// element size and involve no narrow float): every destination, from a
+// 1-byte source and from one of twice its size, at offsets that make heads
+// of 0 to 15 bytes, on one thread and on all.
 TEST(CastElements, StreamedDestinationsEqualOneElementAtATime) {
   std::mt19937_64 rng(5);
+  const auto twice_as_wide = [](DType to) -> std::optional<DType> {
+    switch (ItemSize(to)) {
+      case 1: return DType::kInt16;
+      case 2: return DType::kInt32;
+      case 4: return DType::kFloat64;
+      case 8: return DType::kComplex128;
+      default: return std::nullopt;
+    }
+  };
+  std::vector<std::pair<DType, DType>> pairs;
   for (DType to : kAllDTypes) {
-    const DType from = to == DType::kInt8 ? DType::kUInt8 : DType::kInt8;
+    pairs.push_back({to == DType::kInt8 ? DType::kUInt8 : DType::kInt8, to});
+    if (auto from = twice_as_wide(to)) pairs.push_back({*from, to});
+  }
+  for (auto [from, to] : pairs) {
     const int64_t item = static_cast<int64_t>(ItemSize(to));
     const int64_t n = cast_internal::kStreamingBytes / item + 777;
     std::vector<char> src(n * ItemSize(from));

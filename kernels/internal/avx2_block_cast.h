@@ -419,6 +419,19 @@ inline constexpr bool kIsWideFloatDest = std::is_same_v<T, float> || std::is_sam
                                          std::is_same_v<T, Complex<float>> ||
                                          std::is_same_v<T, Complex<double>>;
 
+template <typename T>
+inline constexpr bool kIsWrappingInteger = std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t> ||
+                                           std::is_same_v<T, int16_t> || std::is_same_v<T, int32_t> ||
+                                           std::is_same_v<T, int64_t>;
+
+// Pairs whose cast keeps the low sizeof(To) bytes of each source element:
+// integer -> narrower integer (wraps) and complex -> its part type (the
+// real part comes first).
+template <typename From, typename To>
+inline constexpr bool kKeepsLowBytes =
+    (kIsWrappingInteger<From> && kIsWrappingInteger<To> && sizeof(From) > sizeof(To)) ||
+    std::is_same_v<From, Complex<To>>;
+
 // Eight elements of an exact-float or a float64 source as float64, exactly
 // (reals only for complex sources).
 struct Double8 {
@@ -486,7 +499,8 @@ struct BlockCast {
 template <typename From, typename To>
 struct BlockCast<From, To,
                  std::enable_if_t<block_internal::kIsNarrowFloatDest<To> &&
-                                  block_internal::kIsFloatLoadable<From> && !std::is_same_v<From, To>>> {
+                                  block_internal::kIsFloatLoadable<From> && !std::is_same_v<From, To> &&
+                                  !block_internal::kKeepsLowBytes<From, To>>> {
   static int64_t Run(const From* in, To* out, int64_t n) {
     using namespace block_internal;
     return RunBlocks<8, kRoundsToOdd<From>>(in, out, n, [](const From* block_in, To* block_out) {
@@ -555,13 +569,27 @@ struct BlockCast<From, bool,
 
 // Floating and complex -> int8, uint8, int16, int32 (truncate, saturate).
 // 8-bit results are made 16 at a time, so that each store is 16 bytes.
+// Each block first truncates with cvttps2dq/cvttpd2dq alone, whose only
+// wrong lanes (NaN and values past INT32_MAX) come out as INT32_MIN; the
+// rare block with an INT32_MIN lane is redone with the saturating lanes.
+// Skipping the clamps up front is a third fewer instructions per block.
 template <typename From, typename To>
 struct BlockCast<From, To,
                  std::enable_if_t<block_internal::kIsSmallIntDest<To> &&
                                   block_internal::kIsFloatingSource<From>>> {
-  // Eight elements as int32 lanes (TruncateSaturating8/4: the results, or
-  // values that Words and the byte packs saturate into them).
-  static __m256i Lanes(const From* in) {
+  // Eight elements as int32 lanes truncated without saturating.
+  static __m256i TruncatedLanes(const From* in) {
+    using namespace block_internal;
+    if constexpr (kIsExactFloatSource<From>) {
+      return _mm256_cvttps_epi32(LoadFloat8(in));
+    } else {
+      const Double8 value = LoadDouble8(in);
+      return _mm256_set_m128i(_mm256_cvttpd_epi32(value.high), _mm256_cvttpd_epi32(value.low));
+    }
+  }
+  // The same, saturating (TruncateSaturating8/4: the results, or values
+  // that Words and the byte packs saturate into them).
+  static __m256i SaturatedLanes(const From* in) {
     using namespace block_internal;
     if constexpr (kIsExactFloatSource<From>) {
       return TruncateSaturating8<To>(LoadFloat8(in));
@@ -569,6 +597,17 @@ struct BlockCast<From, To,
       const Double8 value = LoadDouble8(in);
       return _mm256_set_m128i(TruncateSaturating4<To>(value.high), TruncateSaturating4<To>(value.low));
     }
+  }
+  // Whether a lane of either holds INT32_MIN, cvtt's "integer indefinite".
+  static bool AnyIndefinite(__m256i lanes, __m256i more_lanes) {
+    const __m256i indefinite = _mm256_set1_epi32(std::numeric_limits<int32_t>::min());
+    const __m256i found = _mm256_or_si256(_mm256_cmpeq_epi32(lanes, indefinite),
+                                          _mm256_cmpeq_epi32(more_lanes, indefinite));
+    return __builtin_expect(!_mm256_testz_si256(found, found), 0);
+  }
+  static __m256i Lanes(const From* in) {
+    const __m256i lanes = TruncatedLanes(in);
+    return AnyIndefinite(lanes, lanes) ? SaturatedLanes(in) : lanes;
   }
   static __m128i Words(__m256i lanes) {
     return _mm_packs_epi32(_mm256_castsi256_si128(lanes), _mm256_extracti128_si256(lanes, 1));
@@ -578,10 +617,16 @@ struct BlockCast<From, To,
     using namespace block_internal;
     if constexpr (sizeof(To) == 1) {
       return RunBlocks<16, false>(in, out, n, [](const From* block_in, To* block_out) {
-        const __m128i first = Words(Lanes(block_in));
-        const __m128i second = Words(Lanes(block_in + 8));
-        const __m128i bytes = std::is_same_v<To, uint8_t> ? _mm_packus_epi16(first, second)
-                                                          : _mm_packs_epi16(first, second);
+        __m256i first = TruncatedLanes(block_in);
+        __m256i second = TruncatedLanes(block_in + 8);
+        if (AnyIndefinite(first, second)) {
+          first = SaturatedLanes(block_in);
+          second = SaturatedLanes(block_in + 8);
+        }
+        const __m128i first_words = Words(first);
+        const __m128i second_words = Words(second);
+        const __m128i bytes = std::is_same_v<To, uint8_t> ? _mm_packus_epi16(first_words, second_words)
+                                                          : _mm_packs_epi16(first_words, second_words);
         _mm_storeu_si128(reinterpret_cast<__m128i*>(block_out), bytes);
       });
     } else {
@@ -639,6 +684,61 @@ struct BlockCast<From, To,
         store4(p, _mm256_castps256_ps128(real), _mm256_castps256_ps128(imag));
         store4(p + 8, _mm256_extractf128_ps(real, 1), _mm256_extractf128_ps(imag, 1));
       }
+    });
+  }
+};
+
+// Integer -> narrower integer (wrapping) and complex -> its part type: each
+// destination element is the low bytes of a source element. GCC's own
+// vectorization of these loops narrows with vperm2i128 and vpermq, which
+// Zen 1 runs as many micro-ops; byte shuffles within 128-bit registers do
+// the same work. Sixteen destination bytes per step: kRatio source vectors,
+// each shuffled to its low 16 / kRatio bytes and interleaved.
+template <typename From, typename To>
+struct BlockCast<From, To, std::enable_if_t<block_internal::kKeepsLowBytes<From, To>>> {
+  static constexpr int kRatio = sizeof(From) / sizeof(To);
+  static constexpr int kWidth = 16 / sizeof(To);
+
+  // The low sizeof(To) bytes of each element of a 16-byte source vector,
+  // packed at the bottom.
+  static __m128i LowBytes(const From* in) {
+    alignas(16) static constexpr auto kShuffle = [] {
+      struct Table {
+        int8_t bytes[16];
+      } table{};
+      int out = 0;
+      for (int element = 0; element < 16 / static_cast<int>(sizeof(From)); ++element) {
+        for (int byte = 0; byte < static_cast<int>(sizeof(To)); ++byte) {
+          table.bytes[out++] = static_cast<int8_t>(element * sizeof(From) + byte);
+        }
+      }
+      while (out < 16) table.bytes[out++] = -1;  // zero the rest
+      return table;
+    }();
+    const __m128i source = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in));
+    return _mm_shuffle_epi8(source, _mm_load_si128(reinterpret_cast<const __m128i*>(kShuffle.bytes)));
+  }
+
+  static int64_t Run(const From* in, To* out, int64_t n) {
+    using namespace block_internal;
+    return RunBlocks<kWidth, false>(in, out, n, [](const From* block_in, To* block_out) {
+      constexpr int kPerVector = 16 / sizeof(From);
+      __m128i bytes;
+      if constexpr (kRatio == 2) {
+        bytes = _mm_unpacklo_epi64(LowBytes(block_in), LowBytes(block_in + kPerVector));
+      } else if constexpr (kRatio == 4) {
+        bytes = _mm_unpacklo_epi64(
+            _mm_unpacklo_epi32(LowBytes(block_in), LowBytes(block_in + kPerVector)),
+            _mm_unpacklo_epi32(LowBytes(block_in + 2 * kPerVector), LowBytes(block_in + 3 * kPerVector)));
+      } else {
+        static_assert(kRatio == 8);
+        const auto quarter = [](const From* q) {
+          return _mm_unpacklo_epi32(_mm_unpacklo_epi16(LowBytes(q), LowBytes(q + kPerVector)),
+                                    _mm_unpacklo_epi16(LowBytes(q + 2 * kPerVector), LowBytes(q + 3 * kPerVector)));
+        };
+        bytes = _mm_unpacklo_epi64(quarter(block_in), quarter(block_in + 4 * kPerVector));
+      }
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(block_out), bytes);
     });
   }
 };

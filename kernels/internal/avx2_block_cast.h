@@ -259,6 +259,13 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadForRounding8(const From* in) {
   }
 }
 
+// Whether any of eight float32 is NaN; NaN is rare in data, so blocks
+// check for it once and skip making the canonical NaN when there is none.
+ONEFLOW_PROMOTE_BLOCK_INLINE bool AnyNaN(__m256 value) {
+  const __m256 nan = _mm256_cmp_ps(value, value, _CMP_UNORD_Q);
+  return __builtin_expect(!_mm256_testz_ps(nan, nan), 0);
+}
+
 // Eight float32 (exact or rounded to odd) rounded to nearest-even float16,
 // NaN made the canonical quiet NaN with its sign (F16C would keep payload);
 // kMayBeNaN false skips that for integer sources. The rounding is in the
@@ -267,6 +274,7 @@ template <bool kMayBeNaN>
 ONEFLOW_PROMOTE_BLOCK_INLINE __m128i ToFloat16Bits8(__m256 value) {
   const __m128i half = _mm256_cvtps_ph(value, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
   if constexpr (!kMayBeNaN) return half;
+  if (!AnyNaN(value)) return half;
   const __m128i magnitude = _mm_and_si128(half, _mm_set1_epi16(0x7FFF));
   const __m128i is_nan = _mm_cmpgt_epi16(magnitude, _mm_set1_epi16(0x7C00));
   const __m128i nan = _mm_or_si128(_mm_andnot_si128(_mm_set1_epi16(0x7FFF), half), _mm_set1_epi16(0x7E00));
@@ -281,6 +289,7 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m128i ToBFloat16Bits8(__m256 value) {
   const __m256i rounded =
       _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(bits, _mm256_set1_epi32(0x7FFF)), odd), 16);
   if constexpr (!kMayBeNaN) return PackUnsigned16(rounded);
+  if (!AnyNaN(value)) return PackUnsigned16(rounded);
   const __m256i is_nan = _mm256_cmpgt_epi32(_mm256_and_si256(bits, _mm256_set1_epi32(0x7FFFFFFF)),
                                             _mm256_set1_epi32(0x7F800000));
   const __m256i nan = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(bits, 16), _mm256_set1_epi32(0x8000)),

@@ -194,7 +194,8 @@ ONEFLOW_PROMOTE_CONVERT_INLINE float Int64ToFloatRoundToOdd(I value) {
   // less than 2^42.
   const double excess = (static_cast<double>(nearest) - high) - low;
   uint32_t bits = BitCast<uint32_t>(nearest);
-  const bool negative = value < 0;
+  bool negative = false;
+  if constexpr (std::is_signed_v<I>) negative = value < 0;  // nvcc warns on unsigned < 0
   const bool rounded_away = negative ? excess < 0 : excess > 0;
   bits -= static_cast<uint32_t>(rounded_away);
   bits |= static_cast<uint32_t>(excess != 0);

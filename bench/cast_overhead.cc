@@ -9,6 +9,7 @@
 //               and a memcpy moving the same bytes, at the goal size
 //               (--elements, default 16M) and, for a few pairs, at every
 //               size from 1K to --sweep_max (default 256M).
+//   memread/... reading alone, the bound on what a cast can move.
 //   add_int8_float32/...  a mixed-dtype add: casts materialized, fused, none
 //               (float32 + float32), and libtorch's at::add_out, at the same
 //               sizes.
@@ -23,6 +24,7 @@
 #include <ATen/native/TypeProperties.h>
 #include <benchmark/benchmark.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <algorithm>
 #include <cstring>
@@ -245,6 +247,31 @@ void BM_Memcpy(benchmark::State& state, int64_t bytes_moved, bool all) {
   SetBytes(state, bytes_moved);
 }
 
+// Reads `bytes` and writes nothing: how fast one core (or all) can read. A
+// cast that reads f and writes t bytes per element can at best move
+// read bandwidth * (f + t) / f, which for narrowing casts on one thread is
+// below what memcpy (f = t) moves.
+void BM_MemRead(benchmark::State& state, int64_t bytes, bool all) {
+  const std::vector<uint64_t> src(bytes / 8, 1);
+  const int threads = Threads(all);
+  for (auto _ : state) {
+    cast_internal::ParallelFor(static_cast<int64_t>(src.size()), int64_t{1} << 17, threads,
+                               [&](int64_t b, int64_t e) {
+                                 uint64_t x0 = 0, x1 = 0, x2 = 0, x3 = 0;
+                                 int64_t i = b;
+                                 for (; i + 4 <= e; i += 4) {
+                                   x0 ^= src[i];
+                                   x1 ^= src[i + 1];
+                                   x2 ^= src[i + 2];
+                                   x3 ^= src[i + 3];
+                                 }
+                                 for (; i < e; ++i) x0 ^= src[i];
+                                 benchmark::DoNotOptimize(x0 ^ x1 ^ x2 ^ x3);
+                               });
+  }
+  SetBytes(state, bytes);
+}
+
 // ---- a mixed-dtype add ----
 
 struct AddInputs {
@@ -345,6 +372,8 @@ std::vector<bench::RatioGoal> RegisterAll() {
     }
   };
   for (bool all : {false, true}) {
+    Register(absl::StrCat("memread/", g_goal_elements * 8, "/", ThreadsName(all)), true, BM_MemRead,
+             g_goal_elements * 8, all);
     for (DType from : testing::TorchDTypes()) {
       for (DType to : testing::TorchDTypes()) {
         if (from != to) register_cast(from, to, g_goal_elements, all, true);

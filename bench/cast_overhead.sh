@@ -1,6 +1,6 @@
 #!/bin/bash
 # `bazel run //bench:cast_overhead [-- BENCHMARK FLAGS]`: runs the cast
-# overhead benchmark (a few minutes by default) and writes its report into
+# overhead benchmark (about a quarter of an hour by default) and writes its report into
 # docs/benchmarks.md (between the "cast_overhead report" markers) with PNG
 # plots in docs/plots/, keeping the raw results in docs/data/cast_overhead.json
 # (so `python3 bench/report.py docs/data/cast_overhead.json ...` re-renders
@@ -18,7 +18,12 @@ workspace="${BUILD_WORKSPACE_DIRECTORY:-$PWD}"
 python3 -c "import matplotlib" 2>/dev/null || python3 -m pip install -q matplotlib
 mkdir -p "$workspace/docs/data"
 json="$workspace/docs/data/cast_overhead.json"
-"$benchmark" --benchmark_min_time=0.05 --benchmark_out="$json" --benchmark_out_format=json "$@"
+# Three repetitions in random order, reported as medians: on a shared
+# machine memory bandwidth drifts by 10-20% over minutes, and interleaving
+# spreads a slow spell over many benchmarks instead of one pair's baseline.
+"$benchmark" --benchmark_min_time=0.05 --benchmark_repetitions=3 \
+  --benchmark_enable_random_interleaving=true --benchmark_out="$json" \
+  --benchmark_out_format=json "$@"
 gpu=()
 gpu_json="${GPU_JSON:-$workspace/docs/data/gpu_cast_h100.json}"
 [ -f "$gpu_json" ] && gpu=(--gpu-json "$gpu_json")

@@ -7,6 +7,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -31,8 +32,8 @@ class RatioReporter : public benchmark::ConsoleReporter {
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& run : runs) {
       if (run.run_type == Run::RT_Iteration) {
-        seconds_[run.benchmark_name()] =
-            run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit);
+        seconds_[run.benchmark_name()].push_back(
+            run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit));
       }
     }
     ConsoleReporter::ReportRuns(runs);
@@ -52,7 +53,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
         ++unmeasured;
         continue;
       }
-      const double ratio = base->second / ours->second;
+      const double ratio = Median(base->second) / Median(ours->second);
       const bool met = ratio >= goal.min_ratio;
       missed += !met;
       std::printf("%-44s %-44s %8.1fx %6.1fx %s\n", goal.ours.c_str(), goal.baseline.c_str(),
@@ -63,7 +64,15 @@ class RatioReporter : public benchmark::ConsoleReporter {
   }
 
  private:
-  std::map<std::string, double> seconds_;
+  // The median of a benchmark's repetitions (--benchmark_repetitions): on a
+  // shared machine one slow repetition should not decide a goal.
+  static double Median(std::vector<double> seconds) {
+    std::sort(seconds.begin(), seconds.end());
+    const size_t n = seconds.size();
+    return n % 2 == 1 ? seconds[n / 2] : (seconds[n / 2 - 1] + seconds[n / 2]) / 2;
+  }
+
+  std::map<std::string, std::vector<double>> seconds_;
 };
 
 // The value of an integer flag spelled `prefix`N ("--elements=N"), or

@@ -24,17 +24,23 @@ UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 
 
 def load(path):
+    """The run's context and, per benchmark, the median of its repetitions."""
     with open(path) as f:
         data = json.load(f)
-    runs = {}
+    repetitions = {}
     for b in data["benchmarks"]:
         if b.get("run_type", "iteration") != "iteration":
             continue
         name = re.sub(r"/real_time$", "", b["name"])
-        runs[name] = {
-            "seconds": b["real_time"] * UNIT_SECONDS[b["time_unit"]],
-            "bytes_per_second": b.get("bytes_per_second"),
-        }
+        repetitions.setdefault(name, []).append(b)
+    runs = {}
+    for name, reps in repetitions.items():
+        seconds = statistics.median(b["real_time"] * UNIT_SECONDS[b["time_unit"]] for b in reps)
+        bytes_per_second = None
+        if reps[0].get("bytes_per_second"):
+            bytes_per_second = statistics.median(b["bytes_per_second"] for b in reps)
+        runs[name] = {"seconds": seconds, "bytes_per_second": bytes_per_second,
+                      "repetitions": len(reps)}
     return data["context"], runs
 
 
@@ -246,6 +252,8 @@ def build_section(context, runs, plots_dir, markdown_dir, gpu_json, gpu_binary_j
     goal_n = max(pair_counts, key=pair_counts.get) if pair_counts else 0
     tables = cast_tables(runs, goal_n)
 
+    repetitions = max((r["repetitions"] for r in runs.values()), default=1)
+
     def ns(name):
         return f"{runs[name]['seconds'] * 1e9:.1f} ns" if name in runs else "not measured"
 
@@ -254,7 +262,8 @@ def build_section(context, runs, plots_dir, markdown_dir, gpu_json, gpu_binary_j
                  f"{context.get('num_cpus', '?')} hardware threads (host {context.get('host_name', '?')}); "
                  f"goal size {goal_n:,} elements; casts and adds swept from {cast_sizes[0]:,} to "
                  f"{cast_sizes[-1]:,} elements. Ratios are time(baseline) / time(ours), measured in "
-                 "the same run.")
+                 f"the same run; each time is the median of {repetitions} repetition"
+                 f"{'s' if repetitions != 1 else ''}, run in random order across benchmarks.")
     lines += ["", "### Goals", "", "| issue | goal | 1 thread | all threads |", "|---|---|---|---|"]
     for count in (2, 3):
         r = ratio(runs, f"decide/ResultType/ours/{count}", f"decide/ResultType/libtorch/{count}")

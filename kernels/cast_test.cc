@@ -227,10 +227,10 @@ TEST(CastElements, LargeThreadedCastsEqualOneThread) {
 }
 
 // Destinations of kStreamingBytes and more are written with non-temporal
-// stores after a head that aligns them (for pairs that at most halve the
-// element size and involve no narrow float): every destination, from a
-// 1-byte source and from one of twice its size, at offsets that make heads
-// of 0 to 15 bytes, on one thread and on all.
+// stores after a head that aligns them (for the pairs kStreamingPays
+// names): every destination, from a 1-byte source, from one of twice its
+// size and from float16 or bfloat16, at offsets that make heads of 0 to 15
+// bytes, on one thread and on all.
 TEST(CastElements, StreamedDestinationsEqualOneElementAtATime) {
   std::mt19937_64 rng(5);
   const auto twice_as_wide = [](DType to) -> std::optional<DType> {
@@ -246,6 +246,8 @@ TEST(CastElements, StreamedDestinationsEqualOneElementAtATime) {
   for (DType to : kAllDTypes) {
     pairs.push_back({to == DType::kInt8 ? DType::kUInt8 : DType::kInt8, to});
     if (auto from = twice_as_wide(to)) pairs.push_back({*from, to});
+    const DType half = Index(to) % 2 == 0 ? DType::kFloat16 : DType::kBFloat16;
+    if (half != to) pairs.push_back({half, to});
   }
   for (auto [from, to] : pairs) {
     const int64_t item = static_cast<int64_t>(ItemSize(to));

@@ -207,6 +207,54 @@ TEST(CastElements, FloatToIntegerBlocksWithAndWithoutOutOfRangeLanes) {
   }
 }
 
+// int64 values of every bit length up to 2^51 in magnitude, either sign,
+// half of them with the bits below a random position made a tie or one step
+// from one (the inputs where rounding to float32 or narrower shows), and
+// at one position in about forty a value at or past the edge of
+// [-2^51, 2^51): most blocks of the int64 -> floating kernels take their
+// exact float64 path, and some hold a lane that needs the general one.
+std::vector<int64_t> MostlySmallInt64(int64_t n, std::mt19937_64& rng) {
+  constexpr int64_t kEdge = int64_t{1} << 51;
+  const int64_t specials[] = {kEdge - 1,
+                              kEdge,
+                              -kEdge,
+                              -kEdge - 1,
+                              std::numeric_limits<int64_t>::max(),
+                              std::numeric_limits<int64_t>::min(),
+                              (int64_t{1} << 62) + (int64_t{1} << 38)};  // a float32 tie
+  std::vector<int64_t> values(n);
+  for (int64_t& v : values) {
+    if (rng() % 40 == 0) {
+      v = specials[rng() % std::size(specials)];
+      continue;
+    }
+    const int length = static_cast<int>(rng() % 52);  // magnitude below 2^51
+    uint64_t magnitude = rng() & ((uint64_t{1} << length) - 1);
+    if (length > 1 && rng() % 2 == 0) {
+      const int position = 1 + static_cast<int>(rng() % (length - 1));
+      const uint64_t below = (uint64_t{1} << position) - 1;
+      const uint64_t half = uint64_t{1} << (position - 1);
+      const uint64_t patterns[] = {half, half - 1, half + 1};
+      magnitude = (magnitude & ~below) | (patterns[rng() % 3] & below) | (uint64_t{1} << (length - 1));
+    }
+    v = rng() % 2 == 0 ? static_cast<int64_t>(magnitude) : -static_cast<int64_t>(magnitude);
+  }
+  return values;
+}
+
+TEST(CastElements, Int64BlocksWithAndWithoutLanesPast2To51) {
+  std::mt19937_64 rng(8);
+  const int64_t n = (int64_t{1} << 16) + 5;
+  const std::vector<int64_t> src = MostlySmallInt64(n, rng);
+  for (DType to : kAllDTypes) {
+    std::vector<char> out(n * ItemSize(to));
+    ASSERT_TRUE(CastElements(src.data(), DType::kInt64, out.data(), to, n, Device::Cpu(1)).ok());
+    const std::vector<char> expected = ElementByElement(src.data(), DType::kInt64, to, n);
+    const int64_t at = FirstDifference(out.data(), expected.data(), to, n);
+    EXPECT_EQ(at, -1) << "int64 -> " << Name(to) << " element " << at << " value " << (at < 0 ? 0 : src[at]);
+  }
+}
+
 TEST(CastElements, LargeThreadedCastsEqualOneThread) {
   std::mt19937_64 rng(2);
   const int64_t n = (int64_t{1} << 22) + 5;

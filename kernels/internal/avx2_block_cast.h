@@ -87,6 +87,24 @@ ONEFLOW_PROMOTE_BLOCK_INLINE Int64Halves SplitInt64x4(__m256i value) {
   return {high, low};
 }
 
+// Whether all eight int64 lie in [-2^51, 2^51), the range SmallInt64ToDouble4
+// converts: x + 2^51 then has no bits above the low 52. Nearly all integer
+// data does, so blocks take the short path predictably.
+ONEFLOW_PROMOTE_BLOCK_INLINE bool AllSmallInt64(__m256i low, __m256i high) {
+  const __m256i offset = _mm256_set1_epi64x(int64_t{1} << 51);
+  const __m256i biased = _mm256_or_si256(_mm256_add_epi64(low, offset), _mm256_add_epi64(high, offset));
+  return __builtin_expect(_mm256_testz_si256(biased, _mm256_set1_epi64x(~((int64_t{1} << 52) - 1))), 1);
+}
+
+// Four int64 in [-2^51, 2^51) as float64, exactly: added to the bits of
+// 2^52 + 2^51, they make its mantissa 2^51 + x without reaching the
+// exponent, and subtracting the bias leaves x. Every step is exact, so the
+// MXCSR mode does not matter.
+ONEFLOW_PROMOTE_BLOCK_INLINE __m256d SmallInt64ToDouble4(__m256i value) {
+  const __m256d bias = _mm256_set1_pd(0x1.8p52);
+  return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(value, _mm256_castpd_si256(bias))), bias);
+}
+
 // Four int64 truncated to float32; needs round-toward-zero. The sum of the
 // halves truncated to float64 and then to float32 is the integer truncated
 // to float32 (truncations nest).
@@ -154,8 +172,13 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadFloat8(const From* in) {
     return Int32ToFloatRoundToOdd8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in)));
   } else if constexpr (std::is_same_v<From, int64_t>) {
     const __m256i* p = reinterpret_cast<const __m256i*>(in);
-    return Combine(Int64ToFloatRoundToOdd4(_mm256_loadu_si256(p)),
-                   Int64ToFloatRoundToOdd4(_mm256_loadu_si256(p + 1)));
+    const __m256i low = _mm256_loadu_si256(p);
+    const __m256i high = _mm256_loadu_si256(p + 1);
+    if (AllSmallInt64(low, high)) {
+      return Combine(DoubleToFloatRoundToOdd4(SmallInt64ToDouble4(low)),
+                     DoubleToFloatRoundToOdd4(SmallInt64ToDouble4(high)));
+    }
+    return Combine(Int64ToFloatRoundToOdd4(low), Int64ToFloatRoundToOdd4(high));
   } else if constexpr (std::is_same_v<From, float>) {
     return _mm256_loadu_ps(in);
   } else if constexpr (std::is_same_v<From, double>) {
@@ -207,8 +230,12 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadTruncatedFloat8(const From* in) {
     return _mm256_cvtepi32_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in)));
   } else if constexpr (std::is_same_v<From, int64_t>) {
     const __m256i* p = reinterpret_cast<const __m256i*>(in);
-    return Combine(Int64ToFloatTruncated4(SplitInt64x4(_mm256_loadu_si256(p))),
-                   Int64ToFloatTruncated4(SplitInt64x4(_mm256_loadu_si256(p + 1))));
+    const __m256i low = _mm256_loadu_si256(p);
+    const __m256i high = _mm256_loadu_si256(p + 1);
+    if (AllSmallInt64(low, high)) {
+      return Combine(_mm256_cvtpd_ps(SmallInt64ToDouble4(low)), _mm256_cvtpd_ps(SmallInt64ToDouble4(high)));
+    }
+    return Combine(Int64ToFloatTruncated4(SplitInt64x4(low)), Int64ToFloatTruncated4(SplitInt64x4(high)));
   } else if constexpr (std::is_same_v<From, double>) {
     return Combine(_mm256_cvtpd_ps(_mm256_loadu_pd(in)), _mm256_cvtpd_ps(_mm256_loadu_pd(in + 4)));
   } else {
@@ -767,6 +794,60 @@ struct BlockCast<From, int64_t,
       } else {
         _mm256_storeu_si256(p, TruncateSaturatingInt64x4(value.low));
         _mm256_storeu_si256(p + 1, TruncateSaturatingInt64x4(value.high));
+      }
+    });
+  }
+};
+
+// int64 -> float32, float64, complex64 and complex128. AVX2 has no int64
+// conversion, but a value below 2^51 in magnitude is exact in float64
+// (SmallInt64ToDouble4), which then rounds once to float32 in the caller's
+// MXCSR mode, as static_cast does. A block holding a larger value converts
+// its elements one at a time.
+template <typename To>
+struct BlockCast<int64_t, To, std::enable_if_t<block_internal::kIsWideFloatDest<To>>> {
+  static int64_t Run(const int64_t* in, To* out, int64_t n) {
+    using namespace block_internal;
+    return RunBlocks<8, false>(in, out, n, [](const int64_t* block_in, To* block_out) {
+      const __m256i* p = reinterpret_cast<const __m256i*>(block_in);
+      const __m256i first = _mm256_loadu_si256(p);
+      const __m256i second = _mm256_loadu_si256(p + 1);
+      if (!AllSmallInt64(first, second)) {
+        for (int i = 0; i < 8; ++i) block_out[i] = Convert<To>(block_in[i]);
+        return;
+      }
+      const __m256d low = SmallInt64ToDouble4(first);
+      const __m256d high = SmallInt64ToDouble4(second);
+      if constexpr (std::is_same_v<To, double>) {
+        _mm256_storeu_pd(block_out, low);
+        _mm256_storeu_pd(block_out + 4, high);
+      } else if constexpr (std::is_same_v<To, float>) {
+        _mm256_storeu_ps(block_out, Combine(_mm256_cvtpd_ps(low), _mm256_cvtpd_ps(high)));
+      } else if constexpr (std::is_same_v<To, Complex<float>>) {
+        // Elements (0,1 | 2,3) and (4,5 | 6,7) with zero imaginary parts.
+        const __m256 zero = _mm256_setzero_ps();
+        float* q = reinterpret_cast<float*>(block_out);
+        for (const __m256d half : {low, high}) {
+          const __m128 real = _mm256_cvtpd_ps(half);
+          _mm_storeu_ps(q, _mm_unpacklo_ps(real, _mm256_castps256_ps128(zero)));
+          _mm_storeu_ps(q + 4, _mm_unpackhi_ps(real, _mm256_castps256_ps128(zero)));
+          q += 8;
+        }
+      } else {
+        static_assert(std::is_same_v<To, Complex<double>>);
+        const __m256d zero = _mm256_setzero_pd();
+        double* q = reinterpret_cast<double*>(block_out);
+        for (const __m256d half : {low, high}) {
+          // (element 0 | element 2) and (element 1 | element 3), stored by
+          // 128-bit halves.
+          const __m256d even = _mm256_unpacklo_pd(half, zero);
+          const __m256d odd = _mm256_unpackhi_pd(half, zero);
+          _mm_storeu_pd(q, _mm256_castpd256_pd128(even));
+          _mm_storeu_pd(q + 2, _mm256_castpd256_pd128(odd));
+          _mm_storeu_pd(q + 4, _mm256_extractf128_pd(even, 1));
+          _mm_storeu_pd(q + 6, _mm256_extractf128_pd(odd, 1));
+          q += 8;
+        }
       }
     });
   }

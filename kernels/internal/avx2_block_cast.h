@@ -519,6 +519,21 @@ ONEFLOW_PROMOTE_BLOCK_INLINE int64_t RunBlocks(const From* in, To* out, int64_t 
   return i;
 }
 
+// Whether a lane of either holds INT32_MIN, cvttps2dq's and cvttpd2dq's
+// "integer indefinite" for NaN and values past the int32 range (or
+// exactly -2^31, which the slow paths taken then also handle).
+ONEFLOW_PROMOTE_BLOCK_INLINE bool AnyIndefinite(__m256i lanes, __m256i more_lanes) {
+  const __m256i indefinite = _mm256_set1_epi32(std::numeric_limits<int32_t>::min());
+  const __m256i found = _mm256_or_si256(_mm256_cmpeq_epi32(lanes, indefinite),
+                                        _mm256_cmpeq_epi32(more_lanes, indefinite));
+  return __builtin_expect(!_mm256_testz_si256(found, found), 0);
+}
+
+// Sources whose every value bfloat16 holds exactly (bool goes through the
+// uint8 kernels): their float32 needs no rounding, only its high half.
+template <typename T>
+inline constexpr bool kIsExactInBFloat16 = std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t>;
+
 #undef ONEFLOW_PROMOTE_BLOCK_INLINE
 
 }  // namespace block_internal
@@ -540,7 +555,12 @@ struct BlockCast<From, To,
   static int64_t Run(const From* in, To* out, int64_t n) {
     using namespace block_internal;
     return RunBlocks<8, kRoundsToOdd<From>>(in, out, n, [](const From* block_in, To* block_out) {
-      const __m128i bits = ToMiniFloatBits8<To, kMayBeNaN<From>>(LoadForRounding8<To, 0>(block_in));
+      __m128i bits;
+      if constexpr (std::is_same_v<To, BFloat16> && kIsExactInBFloat16<From>) {
+        bits = PackUnsigned16(_mm256_srli_epi32(_mm256_castps_si256(LoadFloat8(block_in)), 16));
+      } else {
+        bits = ToMiniFloatBits8<To, kMayBeNaN<From>>(LoadForRounding8<To, 0>(block_in));
+      }
       _mm_storeu_si128(reinterpret_cast<__m128i*>(block_out), bits);
     });
   }
@@ -572,6 +592,31 @@ struct BlockCast<From, bool,
                  std::enable_if_t<block_internal::kIsFloatingSource<From>>> {
   static int64_t Run(const From* in, bool* out, int64_t n) {
     using namespace block_internal;
+    if constexpr (kIsHalfSource<From>) {
+      // 16-bit formats are tested on their bits, sixteen elements at a time:
+      // an element (a complex32 part) is true when its magnitude bits are
+      // not all zero, NaN included.
+      return RunBlocks<16, false>(in, out, n, [](const From* block_in, bool* block_out) {
+        const __m256i* p = reinterpret_cast<const __m256i*>(block_in);
+        __m128i zero_bytes;  // -1 for a zero element, 0 for the others
+        if constexpr (std::is_same_v<From, Complex<Float16>>) {
+          const __m256i magnitude = _mm256_set1_epi32(0x7FFF7FFF);
+          const __m256i first = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_loadu_si256(p), magnitude),
+                                                   _mm256_setzero_si256());
+          const __m256i second = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_loadu_si256(p + 1), magnitude),
+                                                    _mm256_setzero_si256());
+          zero_bytes =
+              _mm_packs_epi16(_mm_packs_epi32(_mm256_castsi256_si128(first), _mm256_extracti128_si256(first, 1)),
+                              _mm_packs_epi32(_mm256_castsi256_si128(second), _mm256_extracti128_si256(second, 1)));
+        } else {
+          const __m256i zero = _mm256_cmpeq_epi16(
+              _mm256_and_si256(_mm256_loadu_si256(p), _mm256_set1_epi16(0x7FFF)), _mm256_setzero_si256());
+          zero_bytes = _mm_packs_epi16(_mm256_castsi256_si128(zero), _mm256_extracti128_si256(zero, 1));
+        }
+        // -1 (zero) + 1 is false, 0 (nonzero) + 1 is true.
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(block_out), _mm_add_epi8(zero_bytes, _mm_set1_epi8(1)));
+      });
+    }
     return RunBlocks<8, false>(in, out, n, [](const From* block_in, bool* block_out) {
       __m256i nonzero;
       if constexpr (kIsExactFloatSource<From>) {
@@ -634,14 +679,8 @@ struct BlockCast<From, To,
       return _mm256_set_m128i(TruncateSaturating4<To>(value.high), TruncateSaturating4<To>(value.low));
     }
   }
-  // Whether a lane of either holds INT32_MIN, cvtt's "integer indefinite".
-  static bool AnyIndefinite(__m256i lanes, __m256i more_lanes) {
-    const __m256i indefinite = _mm256_set1_epi32(std::numeric_limits<int32_t>::min());
-    const __m256i found = _mm256_or_si256(_mm256_cmpeq_epi32(lanes, indefinite),
-                                          _mm256_cmpeq_epi32(more_lanes, indefinite));
-    return __builtin_expect(!_mm256_testz_si256(found, found), 0);
-  }
   static __m256i Lanes(const From* in) {
+    using block_internal::AnyIndefinite;
     const __m256i lanes = TruncatedLanes(in);
     return AnyIndefinite(lanes, lanes) ? SaturatedLanes(in) : lanes;
   }
@@ -786,8 +825,18 @@ struct BlockCast<From, int64_t,
   static int64_t Run(const From* in, int64_t* out, int64_t n) {
     using namespace block_internal;
     return RunBlocks<8, false>(in, out, n, [](const From* block_in, int64_t* block_out) {
-      const Double8 value = LoadDouble8(block_in);
       __m256i* p = reinterpret_cast<__m256i*>(block_out);
+      if constexpr (kIsExactFloatSource<From>) {
+        // Values within the int32 range (all finite float16) truncate in
+        // float32 and widen; others take the float64 paths below.
+        const __m256i lanes = _mm256_cvttps_epi32(LoadFloat8(block_in));
+        if (!AnyIndefinite(lanes, lanes)) {
+          _mm256_storeu_si256(p, _mm256_cvtepi32_epi64(_mm256_castsi256_si128(lanes)));
+          _mm256_storeu_si256(p + 1, _mm256_cvtepi32_epi64(_mm256_extracti128_si256(lanes, 1)));
+          return;
+        }
+      }
+      const Double8 value = LoadDouble8(block_in);
       if (AllSmall(value.low, value.high)) {
         _mm256_storeu_si256(p, TruncateSmallInt64x4(value.low));
         _mm256_storeu_si256(p + 1, TruncateSmallInt64x4(value.high));

@@ -692,6 +692,23 @@ struct BlockCast<From, To,
     using namespace block_internal;
     if constexpr (sizeof(To) == 1) {
       return RunBlocks<16, false>(in, out, n, [](const From* block_in, To* block_out) {
+        if constexpr (std::is_same_v<From, BFloat16>) {
+          // bfloat16 is the high half of a float32: interleaving its bits
+          // with zeros makes elements (0-3 | 8-11) and (4-7 | 12-15), which
+          // packing within lanes puts back in order.
+          const __m256i bits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_in));
+          const __m256i low = _mm256_cvttps_epi32(_mm256_castsi256_ps(_mm256_unpacklo_epi16(_mm256_setzero_si256(), bits)));
+          const __m256i high = _mm256_cvttps_epi32(_mm256_castsi256_ps(_mm256_unpackhi_epi16(_mm256_setzero_si256(), bits)));
+          if (!AnyIndefinite(low, high)) {
+            const __m256i words = _mm256_packs_epi32(low, high);
+            const __m128i first_words = _mm256_castsi256_si128(words);
+            const __m128i second_words = _mm256_extracti128_si256(words, 1);
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(block_out),
+                             std::is_same_v<To, uint8_t> ? _mm_packus_epi16(first_words, second_words)
+                                                         : _mm_packs_epi16(first_words, second_words));
+            return;
+          }
+        }
         __m256i first = TruncatedLanes(block_in);
         __m256i second = TruncatedLanes(block_in + 8);
         if (AnyIndefinite(first, second)) {

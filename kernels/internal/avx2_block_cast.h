@@ -1,8 +1,9 @@
 // Hand-written AVX2 + F16C conversions of eight elements at a time, for the
 // pair families GCC does not vectorize well from convert.h's scalar code:
-// rounding to float16/bfloat16/complex32, saturating float -> integers, and
-// floating/complex -> bool. Only cpu_cast_avx2.cc includes this file (it needs -mavx2
-// -mf16c); BlockCast<From, To>::kWidth is 0 for every other pair, which
+// rounding to float16/bfloat16/complex32, saturating float -> integers,
+// int64 -> floating (AVX2 converts no int64), and floating/complex -> bool.
+// Only cpu_cast_avx2.cc includes this file (it needs -mavx2 -mf16c);
+// BlockCast<From, To>::Run converts nothing for every other pair, which
 // leaves them to the scalar loop.
 //
 // Each block computes exactly what Convert<To> computes lane by lane, by the

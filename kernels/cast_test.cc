@@ -277,8 +277,9 @@ TEST(CastElements, LargeThreadedCastsEqualOneThread) {
 // Destinations of kStreamingBytes and more are written with non-temporal
 // stores after a head that aligns them (for the pairs kStreamingPays
 // names): every destination, from a 1-byte source, from one of twice its
-// size and from float16 or bfloat16, at offsets that make heads of 0 to 15
-// bytes, on one thread and on all.
+// size, from float16 or bfloat16, from float32 and from int64, at offsets
+// that make heads of every length up to kStreamAlignment bytes, on one
+// thread and on all.
 TEST(CastElements, StreamedDestinationsEqualOneElementAtATime) {
   std::mt19937_64 rng(5);
   const auto twice_as_wide = [](DType to) -> std::optional<DType> {
@@ -296,6 +297,9 @@ TEST(CastElements, StreamedDestinationsEqualOneElementAtATime) {
     if (auto from = twice_as_wide(to)) pairs.push_back({*from, to});
     const DType half = Index(to) % 2 == 0 ? DType::kFloat16 : DType::kBFloat16;
     if (half != to) pairs.push_back({half, to});
+    for (const DType from : {DType::kFloat32, DType::kInt64}) {
+      if (from != to) pairs.push_back({from, to});
+    }
   }
   for (auto [from, to] : pairs) {
     const int64_t item = static_cast<int64_t>(ItemSize(to));
@@ -303,9 +307,9 @@ TEST(CastElements, StreamedDestinationsEqualOneElementAtATime) {
     std::vector<char> src(n * ItemSize(from));
     FillTieHeavy(src.data(), from, n, rng);
     const std::vector<char> expected = ElementByElement(src.data(), from, to, n);
-    std::vector<char> buffer(n * item + 80);
+    std::vector<char> buffer(n * item + 128);
     char* const aligned = buffer.data() + (64 - reinterpret_cast<uintptr_t>(buffer.data()) % 64);
-    for (int64_t offset = 0; offset < 16; offset += item) {
+    for (int64_t offset = 0; offset < cast_internal::kStreamAlignment; offset += item) {
       for (const int threads : {1, 0}) {
         std::memset(buffer.data(), 0, buffer.size());
         ASSERT_TRUE(CastElements(src.data(), from, aligned + offset, to, n, Device::Cpu(threads)).ok());

@@ -27,6 +27,7 @@
 #include <type_traits>
 
 #include "kernels/convert.h"
+#include "kernels/internal/cpu_cast.h"
 #include "oneflow_promote/numeric_types.h"
 
 namespace oneflow_promote::cast_internal::avx2 {
@@ -469,6 +470,99 @@ inline constexpr bool kKeepsLowBytes =
     (kIsWrappingInteger<From> && kIsWrappingInteger<To> && sizeof(From) > sizeof(To)) ||
     std::is_same_v<From, Complex<To>>;
 
+// The part type of a complex storage type; a real type is its own.
+template <typename T>
+struct PartOf {
+  using type = T;
+};
+template <typename T>
+struct PartOf<Complex<T>> {
+  using type = T;
+};
+
+// Integer parts that int32 lanes hold exactly.
+template <typename T>
+inline constexpr bool kIsInt32LaneInteger = std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t> ||
+                                            std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t> ||
+                                            std::is_same_v<T, int32_t>;
+
+template <typename T>
+inline constexpr bool kIsBuiltinFloat = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+// Part pairs that convert as static_cast does, lane by lane, with one AVX2
+// instruction or two: an integer held in int32 lanes to a wider integer, to
+// float32 or to float64; float32 <-> float64.
+template <typename S, typename D>
+inline constexpr bool kIsPlainPartConversion =
+    kIsInt32LaneInteger<S> ? (std::is_integral_v<D> && !std::is_same_v<D, bool> && sizeof(D) > sizeof(S) &&
+                              (sizeof(D) != 2 || sizeof(S) == 1)) ||
+                                 kIsBuiltinFloat<D>
+                           : kIsBuiltinFloat<S> && kIsBuiltinFloat<D> && !std::is_same_v<S, D>;
+
+// Pairs made of plain part conversions: real -> real, real -> complex
+// (zero imaginary parts) and complex -> complex (part by part).
+template <typename From, typename To>
+inline constexpr bool kIsPlainConversion =
+    (!convert_internal::IsComplex<From>::value || convert_internal::IsComplex<To>::value) &&
+    kIsPlainPartConversion<typename PartOf<From>::type, typename PartOf<To>::type>;
+
+// Vectors of a destination's 16-byte chunks, in order (std::array would
+// drop __m128i's alignment attribute).
+template <int kCount>
+struct Chunks {
+  __m128i chunk[kCount];
+};
+
+// Eight parts converted as static_cast does.
+template <typename D, typename S>
+ONEFLOW_PROMOTE_BLOCK_INLINE Chunks<sizeof(D) / 2> PlainConvert8(const S* in) {
+  const auto halves = [](__m256i v) -> Chunks<2> {
+    return {_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)};
+  };
+  if constexpr (kIsBuiltinFloat<S>) {
+    if constexpr (std::is_same_v<S, float>) {  // -> double
+      const __m128 low = _mm_loadu_ps(in);
+      const __m128 high = _mm_loadu_ps(in + 4);
+      const auto first = halves(_mm256_castpd_si256(_mm256_cvtps_pd(low)));
+      const auto second = halves(_mm256_castpd_si256(_mm256_cvtps_pd(high)));
+      return {first.chunk[0], first.chunk[1], second.chunk[0], second.chunk[1]};
+    } else {  // double -> float, rounding in the caller's MXCSR mode
+      return {_mm_castps_si128(_mm256_cvtpd_ps(_mm256_loadu_pd(in))),
+              _mm_castps_si128(_mm256_cvtpd_ps(_mm256_loadu_pd(in + 4)))};
+    }
+  } else if constexpr (sizeof(D) == 2) {  // an 8-bit integer, extended
+    const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(in));
+    return {std::is_signed_v<S> ? _mm_cvtepi8_epi16(bytes) : _mm_cvtepu8_epi16(bytes)};
+  } else {
+    __m256i lanes;
+    if constexpr (sizeof(S) == 1) {
+      const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(in));
+      lanes = std::is_signed_v<S> ? _mm256_cvtepi8_epi32(bytes) : _mm256_cvtepu8_epi32(bytes);
+    } else if constexpr (sizeof(S) == 2) {
+      const __m128i words = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in));
+      lanes = std::is_signed_v<S> ? _mm256_cvtepi16_epi32(words) : _mm256_cvtepu16_epi32(words);
+    } else {
+      lanes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in));
+    }
+    const __m128i low = _mm256_castsi256_si128(lanes);
+    const __m128i high = _mm256_extracti128_si256(lanes, 1);
+    if constexpr (std::is_same_v<D, float>) {
+      return halves(_mm256_castps_si256(_mm256_cvtepi32_ps(lanes)));  // rounds as the caller's MXCSR says
+    } else if constexpr (std::is_same_v<D, double>) {
+      const auto first = halves(_mm256_castpd_si256(_mm256_cvtepi32_pd(low)));
+      const auto second = halves(_mm256_castpd_si256(_mm256_cvtepi32_pd(high)));
+      return {first.chunk[0], first.chunk[1], second.chunk[0], second.chunk[1]};
+    } else if constexpr (sizeof(D) == 4) {
+      return {low, high};
+    } else {
+      static_assert(sizeof(D) == 8);
+      const auto first = halves(_mm256_cvtepi32_epi64(low));
+      const auto second = halves(_mm256_cvtepi32_epi64(high));
+      return {first.chunk[0], first.chunk[1], second.chunk[0], second.chunk[1]};
+    }
+  }
+}
+
 // Eight elements of an exact-float or a float64 source as float64, exactly
 // (reals only for complex sources).
 struct Double8 {
@@ -505,19 +599,68 @@ class RoundTowardZero {
   unsigned saved_;
 };
 
+// Stores a 16- or 32-byte vector at p, non-temporally when kStream. The
+// streaming kernels align the destination to kStreamAlignment bytes
+// (cpu_cast.h), and every block stores whole vectors at multiples of their
+// size from its start, so the streaming stores are aligned.
+template <bool kStream, typename Vector>
+ONEFLOW_PROMOTE_BLOCK_INLINE void StoreVector(void* p, Vector v) {
+  static_assert(sizeof(Vector) == 16 || sizeof(Vector) == 32);
+  if constexpr (sizeof(Vector) == 16) {
+    const __m128i bits = __builtin_bit_cast(__m128i, v);
+    if constexpr (kStream) {
+      _mm_stream_si128(static_cast<__m128i*>(p), bits);
+    } else {
+      _mm_storeu_si128(static_cast<__m128i*>(p), bits);
+    }
+  } else {
+    const __m256i bits = __builtin_bit_cast(__m256i, v);
+    if constexpr (kStream) {
+      _mm256_stream_si256(static_cast<__m256i*>(p), bits);
+    } else {
+      _mm256_storeu_si256(static_cast<__m256i*>(p), bits);
+    }
+  }
+}
+
+// Asks for the source lines kPrefetchAheadBytes past a block of kBlockBytes
+// at in; for blocks smaller than a line, only for the block that starts
+// each line (offset_bytes from the start of the run).
+template <int64_t kBlockBytes>
+ONEFLOW_PROMOTE_BLOCK_INLINE void PrefetchAhead(const void* in, int64_t offset_bytes) {
+  // Prefetches never fault, so reaching past the source's end is harmless
+  // (the address is formed as an integer, never as a pointer past it).
+  const char* ahead = reinterpret_cast<const char*>(reinterpret_cast<uintptr_t>(in) + kPrefetchAheadBytes);
+  if constexpr (kBlockBytes >= 64) {
+    for (int64_t line = 0; line < kBlockBytes; line += 64) _mm_prefetch(ahead + line, _MM_HINT_T0);
+  } else if (offset_bytes % 64 < kBlockBytes) {
+    _mm_prefetch(ahead, _MM_HINT_T0);
+  }
+}
+
 // Calls block(in + i, out + i) for i = 0, kWidth, 2 kWidth, ... while
 // kWidth elements remain, under round-toward-zero when kTowardZero; returns
-// how many it converted.
-template <int kWidth, bool kTowardZero, typename From, typename To, typename Block>
+// how many it converted. Streaming runs (the destination is written with
+// non-temporal stores, to memory) prefetch their source ahead, since one
+// core keeps too few misses in flight for the hardware prefetchers alone.
+template <int kWidth, bool kTowardZero, bool kStream, typename From, typename To, typename Block>
 ONEFLOW_PROMOTE_BLOCK_INLINE int64_t RunBlocks(const From* in, To* out, int64_t n, Block block) {
-  int64_t i = 0;
+  const auto run = [&] {
+    int64_t i = 0;
+    for (; i + kWidth <= n; i += kWidth) {
+      if constexpr (kStream) {
+        PrefetchAhead<kWidth * static_cast<int64_t>(sizeof(From))>(in + i, i * static_cast<int64_t>(sizeof(From)));
+      }
+      block(in + i, out + i);
+    }
+    return i;
+  };
   if constexpr (kTowardZero) {
     const RoundTowardZero mode;
-    for (; i + kWidth <= n; i += kWidth) block(in + i, out + i);
+    return run();
   } else {
-    for (; i + kWidth <= n; i += kWidth) block(in + i, out + i);
+    return run();
   }
-  return i;
 }
 
 // Whether a lane of either holds INT32_MIN, cvttps2dq's and cvttpd2dq's
@@ -541,11 +684,11 @@ inline constexpr bool kIsExactInBFloat16 = std::is_same_v<T, uint8_t> || std::is
 
 // BlockCast<From, To>::Run(in, out, n) converts a leading part of the n
 // elements and returns its length; the caller converts the rest with
-// Convert<To>. Pairs without hand-written blocks convert nothing here.
+// Convert<To>. Run<true> writes with non-temporal stores, to a destination
+// aligned to kStreamAlignment bytes, and the caller fences them. Pairs
+// without hand-written blocks convert nothing here.
 template <typename From, typename To, typename = void>
-struct BlockCast {
-  static int64_t Run(const From*, To*, int64_t) { return 0; }
-};
+struct BlockCast : NoBlockCast<From, To> {};
 
 // Anything real or complex -> float16 / bfloat16.
 template <typename From, typename To>
@@ -553,16 +696,17 @@ struct BlockCast<From, To,
                  std::enable_if_t<block_internal::kIsNarrowFloatDest<To> &&
                                   block_internal::kIsFloatLoadable<From> && !std::is_same_v<From, To> &&
                                   !block_internal::kKeepsLowBytes<From, To>>> {
+  template <bool kStream = false>
   static int64_t Run(const From* in, To* out, int64_t n) {
     using namespace block_internal;
-    return RunBlocks<8, kRoundsToOdd<From>>(in, out, n, [](const From* block_in, To* block_out) {
+    return RunBlocks<8, kRoundsToOdd<From>, kStream>(in, out, n, [](const From* block_in, To* block_out) {
       __m128i bits;
       if constexpr (std::is_same_v<To, BFloat16> && kIsExactInBFloat16<From>) {
         bits = PackUnsigned16(_mm256_srli_epi32(_mm256_castps_si256(LoadFloat8(block_in)), 16));
       } else {
         bits = ToMiniFloatBits8<To, kMayBeNaN<From>>(LoadForRounding8<To, 0>(block_in));
       }
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(block_out), bits);
+      StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out), bits);
     });
   }
 };
@@ -572,17 +716,18 @@ template <typename From>
 struct BlockCast<From, Complex<Float16>,
                  std::enable_if_t<block_internal::kIsFloatLoadable<From> &&
                                   !std::is_same_v<From, Complex<Float16>>>> {
+  template <bool kStream = false>
   static int64_t Run(const From* in, Complex<Float16>* out, int64_t n) {
     using namespace block_internal;
-    return RunBlocks<8, kRoundsToOdd<From>>(in, out, n, [](const From* block_in, Complex<Float16>* block_out) {
+    return RunBlocks<8, kRoundsToOdd<From>, kStream>(in, out, n, [](const From* block_in, Complex<Float16>* block_out) {
       const __m128i real = ToFloat16Bits8<kMayBeNaN<From>>(LoadForRounding8<Float16, 0>(block_in));
       __m128i imag = _mm_setzero_si128();
       if constexpr (kIsComplexSource<From>) {
         imag = ToFloat16Bits8<true>(LoadForRounding8<Float16, 1>(block_in));
       }
       __m128i* p = reinterpret_cast<__m128i*>(block_out);
-      _mm_storeu_si128(p, _mm_unpacklo_epi16(real, imag));
-      _mm_storeu_si128(p + 1, _mm_unpackhi_epi16(real, imag));
+      StoreVector<kStream>(p, _mm_unpacklo_epi16(real, imag));
+      StoreVector<kStream>(p + 1, _mm_unpackhi_epi16(real, imag));
     });
   }
 };
@@ -591,13 +736,14 @@ struct BlockCast<From, Complex<Float16>,
 template <typename From>
 struct BlockCast<From, bool,
                  std::enable_if_t<block_internal::kIsFloatingSource<From>>> {
+  template <bool kStream = false>
   static int64_t Run(const From* in, bool* out, int64_t n) {
     using namespace block_internal;
     if constexpr (kIsHalfSource<From>) {
       // 16-bit formats are tested on their bits, sixteen elements at a time:
       // an element (a complex32 part) is true when its magnitude bits are
       // not all zero, NaN included.
-      return RunBlocks<16, false>(in, out, n, [](const From* block_in, bool* block_out) {
+      return RunBlocks<16, false, kStream>(in, out, n, [](const From* block_in, bool* block_out) {
         const __m256i* p = reinterpret_cast<const __m256i*>(block_in);
         __m128i zero_bytes;  // -1 for a zero element, 0 for the others
         if constexpr (std::is_same_v<From, Complex<Float16>>) {
@@ -615,10 +761,10 @@ struct BlockCast<From, bool,
           zero_bytes = _mm_packs_epi16(_mm256_castsi256_si128(zero), _mm256_extracti128_si256(zero, 1));
         }
         // -1 (zero) + 1 is false, 0 (nonzero) + 1 is true.
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(block_out), _mm_add_epi8(zero_bytes, _mm_set1_epi8(1)));
+        StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out), _mm_add_epi8(zero_bytes, _mm_set1_epi8(1)));
       });
     }
-    return RunBlocks<8, false>(in, out, n, [](const From* block_in, bool* block_out) {
+    return RunBlocks<8, false, kStream>(in, out, n, [](const From* block_in, bool* block_out) {
       __m256i nonzero;
       if constexpr (kIsExactFloatSource<From>) {
         const __m256 zero = _mm256_setzero_ps();
@@ -644,7 +790,12 @@ struct BlockCast<From, bool,
         nonzero = _mm256_castps_si256(Combine(nonzero4(p), nonzero4(p + kSecondHalf)));
       }
       const __m128i words = PackUnsigned16(_mm256_and_si256(nonzero, _mm256_set1_epi32(1)));
-      _mm_storel_epi64(reinterpret_cast<__m128i*>(block_out), _mm_packus_epi16(words, words));
+      const __m128i bytes = _mm_packus_epi16(words, words);
+      if constexpr (kStream) {
+        _mm_stream_si64(reinterpret_cast<long long*>(block_out), _mm_cvtsi128_si64(bytes));
+      } else {
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(block_out), bytes);
+      }
     });
   }
 };
@@ -689,10 +840,11 @@ struct BlockCast<From, To,
     return _mm_packs_epi32(_mm256_castsi256_si128(lanes), _mm256_extracti128_si256(lanes, 1));
   }
 
+  template <bool kStream = false>
   static int64_t Run(const From* in, To* out, int64_t n) {
     using namespace block_internal;
     if constexpr (sizeof(To) == 1) {
-      return RunBlocks<16, false>(in, out, n, [](const From* block_in, To* block_out) {
+      return RunBlocks<16, false, kStream>(in, out, n, [](const From* block_in, To* block_out) {
         if constexpr (std::is_same_v<From, BFloat16>) {
           // bfloat16 is the high half of a float32: interleaving its bits
           // with zeros makes elements (0-3 | 8-11) and (4-7 | 12-15), which
@@ -704,7 +856,7 @@ struct BlockCast<From, To,
             const __m256i words = _mm256_packs_epi32(low, high);
             const __m128i first_words = _mm256_castsi256_si128(words);
             const __m128i second_words = _mm256_extracti128_si256(words, 1);
-            _mm_storeu_si128(reinterpret_cast<__m128i*>(block_out),
+            StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out),
                              std::is_same_v<To, uint8_t> ? _mm_packus_epi16(first_words, second_words)
                                                          : _mm_packs_epi16(first_words, second_words));
             return;
@@ -720,14 +872,14 @@ struct BlockCast<From, To,
         const __m128i second_words = Words(second);
         const __m128i bytes = std::is_same_v<To, uint8_t> ? _mm_packus_epi16(first_words, second_words)
                                                           : _mm_packs_epi16(first_words, second_words);
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(block_out), bytes);
+        StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out), bytes);
       });
     } else {
-      return RunBlocks<8, false>(in, out, n, [](const From* block_in, To* block_out) {
+      return RunBlocks<8, false, kStream>(in, out, n, [](const From* block_in, To* block_out) {
         if constexpr (std::is_same_v<To, int32_t>) {
-          _mm256_storeu_si256(reinterpret_cast<__m256i*>(block_out), Lanes(block_in));
+          StoreVector<kStream>(reinterpret_cast<__m256i*>(block_out), Lanes(block_in));
         } else {
-          _mm_storeu_si128(reinterpret_cast<__m128i*>(block_out), Words(Lanes(block_in)));
+          StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out), Words(Lanes(block_in)));
         }
       });
     }
@@ -740,27 +892,28 @@ struct BlockCast<From, To,
 template <typename From, typename To>
 struct BlockCast<From, To,
                  std::enable_if_t<block_internal::kIsHalfSource<From> && block_internal::kIsWideFloatDest<To>>> {
+  template <bool kStream = false>
   static int64_t Run(const From* in, To* out, int64_t n) {
     using namespace block_internal;
-    return RunBlocks<8, false>(in, out, n, [](const From* block_in, To* block_out) {
+    return RunBlocks<8, false, kStream>(in, out, n, [](const From* block_in, To* block_out) {
       const __m256 real = LoadFloat8(block_in);
       __m256 imag = _mm256_setzero_ps();
       if constexpr (kIsComplexSource<From>) imag = LoadImagFloat8(block_in);
       if constexpr (std::is_same_v<To, float>) {
-        _mm256_storeu_ps(reinterpret_cast<float*>(block_out), real);
+        StoreVector<kStream>(reinterpret_cast<float*>(block_out), real);
       } else if constexpr (std::is_same_v<To, double>) {
         double* p = reinterpret_cast<double*>(block_out);
-        _mm256_storeu_pd(p, _mm256_cvtps_pd(_mm256_castps256_ps128(real)));
-        _mm256_storeu_pd(p + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(real, 1)));
+        StoreVector<kStream>(p, _mm256_cvtps_pd(_mm256_castps256_ps128(real)));
+        StoreVector<kStream>(p + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(real, 1)));
       } else if constexpr (std::is_same_v<To, Complex<float>>) {
         // Pairs (0,1 | 4,5) and (2,3 | 6,7), stored by 128-bit halves.
         const __m256 first = _mm256_unpacklo_ps(real, imag);
         const __m256 second = _mm256_unpackhi_ps(real, imag);
         float* p = reinterpret_cast<float*>(block_out);
-        _mm_storeu_ps(p, _mm256_castps256_ps128(first));
-        _mm_storeu_ps(p + 4, _mm256_castps256_ps128(second));
-        _mm_storeu_ps(p + 8, _mm256_extractf128_ps(first, 1));
-        _mm_storeu_ps(p + 12, _mm256_extractf128_ps(second, 1));
+        StoreVector<kStream>(p, _mm256_castps256_ps128(first));
+        StoreVector<kStream>(p + 4, _mm256_castps256_ps128(second));
+        StoreVector<kStream>(p + 8, _mm256_extractf128_ps(first, 1));
+        StoreVector<kStream>(p + 12, _mm256_extractf128_ps(second, 1));
       } else {
         static_assert(std::is_same_v<To, Complex<double>>);
         double* p = reinterpret_cast<double*>(block_out);
@@ -769,10 +922,10 @@ struct BlockCast<From, To,
           const __m256d im4 = _mm256_cvtps_pd(im);
           const __m256d even = _mm256_unpacklo_pd(re4, im4);  // elements 0 | 2
           const __m256d odd = _mm256_unpackhi_pd(re4, im4);   // elements 1 | 3
-          _mm_storeu_pd(q, _mm256_castpd256_pd128(even));
-          _mm_storeu_pd(q + 2, _mm256_castpd256_pd128(odd));
-          _mm_storeu_pd(q + 4, _mm256_extractf128_pd(even, 1));
-          _mm_storeu_pd(q + 6, _mm256_extractf128_pd(odd, 1));
+          StoreVector<kStream>(q, _mm256_castpd256_pd128(even));
+          StoreVector<kStream>(q + 2, _mm256_castpd256_pd128(odd));
+          StoreVector<kStream>(q + 4, _mm256_extractf128_pd(even, 1));
+          StoreVector<kStream>(q + 6, _mm256_extractf128_pd(odd, 1));
         };
         store4(p, _mm256_castps256_ps128(real), _mm256_castps256_ps128(imag));
         store4(p + 8, _mm256_extractf128_ps(real, 1), _mm256_extractf128_ps(imag, 1));
@@ -812,9 +965,10 @@ struct BlockCast<From, To, std::enable_if_t<block_internal::kKeepsLowBytes<From,
     return _mm_shuffle_epi8(source, _mm_load_si128(reinterpret_cast<const __m128i*>(kShuffle.bytes)));
   }
 
+  template <bool kStream = false>
   static int64_t Run(const From* in, To* out, int64_t n) {
     using namespace block_internal;
-    return RunBlocks<kWidth, false>(in, out, n, [](const From* block_in, To* block_out) {
+    return RunBlocks<kWidth, false, kStream>(in, out, n, [](const From* block_in, To* block_out) {
       constexpr int kPerVector = 16 / sizeof(From);
       __m128i bytes;
       if constexpr (kRatio == 2) {
@@ -831,7 +985,7 @@ struct BlockCast<From, To, std::enable_if_t<block_internal::kKeepsLowBytes<From,
         };
         bytes = _mm_unpacklo_epi64(quarter(block_in), quarter(block_in + 4 * kPerVector));
       }
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(block_out), bytes);
+      StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out), bytes);
     });
   }
 };
@@ -840,27 +994,28 @@ struct BlockCast<From, To, std::enable_if_t<block_internal::kKeepsLowBytes<From,
 template <typename From>
 struct BlockCast<From, int64_t,
                  std::enable_if_t<block_internal::kIsFloatingSource<From>>> {
+  template <bool kStream = false>
   static int64_t Run(const From* in, int64_t* out, int64_t n) {
     using namespace block_internal;
-    return RunBlocks<8, false>(in, out, n, [](const From* block_in, int64_t* block_out) {
+    return RunBlocks<8, false, kStream>(in, out, n, [](const From* block_in, int64_t* block_out) {
       __m256i* p = reinterpret_cast<__m256i*>(block_out);
       if constexpr (kIsExactFloatSource<From>) {
         // Values within the int32 range (all finite float16) truncate in
         // float32 and widen; others take the float64 paths below.
         const __m256i lanes = _mm256_cvttps_epi32(LoadFloat8(block_in));
         if (!AnyIndefinite(lanes, lanes)) {
-          _mm256_storeu_si256(p, _mm256_cvtepi32_epi64(_mm256_castsi256_si128(lanes)));
-          _mm256_storeu_si256(p + 1, _mm256_cvtepi32_epi64(_mm256_extracti128_si256(lanes, 1)));
+          StoreVector<kStream>(p, _mm256_cvtepi32_epi64(_mm256_castsi256_si128(lanes)));
+          StoreVector<kStream>(p + 1, _mm256_cvtepi32_epi64(_mm256_extracti128_si256(lanes, 1)));
           return;
         }
       }
       const Double8 value = LoadDouble8(block_in);
       if (AllSmall(value.low, value.high)) {
-        _mm256_storeu_si256(p, TruncateSmallInt64x4(value.low));
-        _mm256_storeu_si256(p + 1, TruncateSmallInt64x4(value.high));
+        StoreVector<kStream>(p, TruncateSmallInt64x4(value.low));
+        StoreVector<kStream>(p + 1, TruncateSmallInt64x4(value.high));
       } else {
-        _mm256_storeu_si256(p, TruncateSaturatingInt64x4(value.low));
-        _mm256_storeu_si256(p + 1, TruncateSaturatingInt64x4(value.high));
+        StoreVector<kStream>(p, TruncateSaturatingInt64x4(value.low));
+        StoreVector<kStream>(p + 1, TruncateSaturatingInt64x4(value.high));
       }
     });
   }
@@ -873,9 +1028,10 @@ struct BlockCast<From, int64_t,
 // its elements one at a time.
 template <typename To>
 struct BlockCast<int64_t, To, std::enable_if_t<block_internal::kIsWideFloatDest<To>>> {
+  template <bool kStream = false>
   static int64_t Run(const int64_t* in, To* out, int64_t n) {
     using namespace block_internal;
-    return RunBlocks<8, false>(in, out, n, [](const int64_t* block_in, To* block_out) {
+    return RunBlocks<8, false, kStream>(in, out, n, [](const int64_t* block_in, To* block_out) {
       const __m256i* p = reinterpret_cast<const __m256i*>(block_in);
       const __m256i first = _mm256_loadu_si256(p);
       const __m256i second = _mm256_loadu_si256(p + 1);
@@ -886,18 +1042,18 @@ struct BlockCast<int64_t, To, std::enable_if_t<block_internal::kIsWideFloatDest<
       const __m256d low = SmallInt64ToDouble4(first);
       const __m256d high = SmallInt64ToDouble4(second);
       if constexpr (std::is_same_v<To, double>) {
-        _mm256_storeu_pd(block_out, low);
-        _mm256_storeu_pd(block_out + 4, high);
+        StoreVector<kStream>(block_out, low);
+        StoreVector<kStream>(block_out + 4, high);
       } else if constexpr (std::is_same_v<To, float>) {
-        _mm256_storeu_ps(block_out, Combine(_mm256_cvtpd_ps(low), _mm256_cvtpd_ps(high)));
+        StoreVector<kStream>(block_out, Combine(_mm256_cvtpd_ps(low), _mm256_cvtpd_ps(high)));
       } else if constexpr (std::is_same_v<To, Complex<float>>) {
         // Elements (0,1 | 2,3) and (4,5 | 6,7) with zero imaginary parts.
         const __m256 zero = _mm256_setzero_ps();
         float* q = reinterpret_cast<float*>(block_out);
         for (const __m256d half : {low, high}) {
           const __m128 real = _mm256_cvtpd_ps(half);
-          _mm_storeu_ps(q, _mm_unpacklo_ps(real, _mm256_castps256_ps128(zero)));
-          _mm_storeu_ps(q + 4, _mm_unpackhi_ps(real, _mm256_castps256_ps128(zero)));
+          StoreVector<kStream>(q, _mm_unpacklo_ps(real, _mm256_castps256_ps128(zero)));
+          StoreVector<kStream>(q + 4, _mm_unpackhi_ps(real, _mm256_castps256_ps128(zero)));
           q += 8;
         }
       } else {
@@ -909,14 +1065,57 @@ struct BlockCast<int64_t, To, std::enable_if_t<block_internal::kIsWideFloatDest<
           // 128-bit halves.
           const __m256d even = _mm256_unpacklo_pd(half, zero);
           const __m256d odd = _mm256_unpackhi_pd(half, zero);
-          _mm_storeu_pd(q, _mm256_castpd256_pd128(even));
-          _mm_storeu_pd(q + 2, _mm256_castpd256_pd128(odd));
-          _mm_storeu_pd(q + 4, _mm256_extractf128_pd(even, 1));
-          _mm_storeu_pd(q + 6, _mm256_extractf128_pd(odd, 1));
+          StoreVector<kStream>(q, _mm256_castpd256_pd128(even));
+          StoreVector<kStream>(q + 2, _mm256_castpd256_pd128(odd));
+          StoreVector<kStream>(q + 4, _mm256_extractf128_pd(even, 1));
+          StoreVector<kStream>(q + 6, _mm256_extractf128_pd(odd, 1));
           q += 8;
         }
       }
     });
+  }
+};
+
+// Integers (up to 32 bits) -> wider integers, float32 and float64;
+// float32 <-> float64; and the complex pairs made of these. GCC vectorizes
+// their loops as well as a block would (Run converts nothing), but only a
+// block can write its vectors with streaming stores (Run<true>): converting
+// into a cached piece and copying that out cost a fifth of the time.
+template <typename From, typename To>
+struct BlockCast<From, To, std::enable_if_t<block_internal::kIsPlainConversion<From, To>>> {
+  template <bool kStream = false>
+  static int64_t Run(const From* in, To* out, int64_t n) {
+    using namespace block_internal;
+    if constexpr (!kStream) {
+      return 0;
+    } else {
+      return RunBlocks<8, false, true>(in, out, n, [](const From* block_in, To* block_out) {
+        using S = typename PartOf<From>::type;
+        using D = typename PartOf<To>::type;
+        const S* parts = reinterpret_cast<const S*>(block_in);
+        char* p = reinterpret_cast<char*>(block_out);
+        const auto store = [&p](__m128i chunk) {
+          StoreVector<true>(p, chunk);
+          p += 16;
+        };
+        if constexpr (convert_internal::IsComplex<From>::value) {  // sixteen parts, in order
+          for (const __m128i chunk : PlainConvert8<D>(parts).chunk) store(chunk);
+          for (const __m128i chunk : PlainConvert8<D>(parts + 8).chunk) store(chunk);
+        } else if constexpr (convert_internal::IsComplex<To>::value) {  // zero imaginary parts
+          for (const __m128i chunk : PlainConvert8<D>(parts).chunk) {
+            if constexpr (std::is_same_v<D, float>) {
+              store(_mm_castps_si128(_mm_unpacklo_ps(_mm_castsi128_ps(chunk), _mm_setzero_ps())));
+              store(_mm_castps_si128(_mm_unpackhi_ps(_mm_castsi128_ps(chunk), _mm_setzero_ps())));
+            } else {
+              store(_mm_unpacklo_epi64(chunk, _mm_setzero_si128()));
+              store(_mm_unpackhi_epi64(chunk, _mm_setzero_si128()));
+            }
+          }
+        } else {
+          for (const __m128i chunk : PlainConvert8<D>(parts).chunk) store(chunk);
+        }
+      });
+    }
   }
 };
 

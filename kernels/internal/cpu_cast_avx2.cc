@@ -5,13 +5,11 @@
 #if defined(ONEFLOW_PROMOTE_AVX2_KERNELS)
 #include "kernels/internal/avx2_block_cast.h"
 #else
-#include <cstdint>
+#include "kernels/internal/cpu_cast.h"
 
 namespace oneflow_promote::cast_internal::avx2 {
 template <typename From, typename To>
-struct BlockCast {
-  static int64_t Run(const From*, To*, int64_t) { return 0; }
-};
+using BlockCast = NoBlockCast<From, To>;
 }  // namespace oneflow_promote::cast_internal::avx2
 #endif
 

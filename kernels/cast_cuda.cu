@@ -1,15 +1,18 @@
 // CUDA cast kernels: one kernel template over (From, To) moving
 // 16 / max(item sizes) elements per vector (a 16-byte access on the wider
-// side),
-// scalar head and tail (internal/launch_plan.h), a grid sized in waves of
-// the SM count, and packed float <-> half2 / bfloat162 conversions. The
-// element semantics are convert.h's, identical to the CPU kernels.
+// side), two vectors per thread in flight, scalar head and tail
+// (internal/launch_plan.h), hardware float16 decoding and packed float ->
+// half2 / bfloat162 rounding. The element semantics are convert.h's,
+// identical to the CPU kernels.
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <cstdint>
+#include <cstring>
 #include <mutex>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/convert.h"
@@ -31,6 +34,107 @@ struct alignas(N * sizeof(T)) Pack {
   T values[N];
 };
 
+// The built-in vector type of each access width. Loads and stores go
+// through it because nvcc splits a plain struct copy of a Pack into element
+// accesses in some kernels (8 two-byte stores instead of one 16-byte store
+// made bool -> int16 run at a quarter of copy bandwidth).
+template <int kBytes>
+struct AccessWord;
+template <>
+struct AccessWord<16> { using type = uint4; };
+template <>
+struct AccessWord<8> { using type = uint2; };
+template <>
+struct AccessWord<4> { using type = uint32_t; };
+template <>
+struct AccessWord<2> { using type = uint16_t; };
+template <>
+struct AccessWord<1> { using type = uint8_t; };
+
+// Loads N elements: one access when `whole` (the address is aligned to the
+// whole vector), else element by element.
+template <typename T, int N>
+__device__ __forceinline__ Pack<T, N> LoadPack(const T* p, bool whole) {
+  Pack<T, N> pack;
+  if (whole) {
+    using Word = typename AccessWord<N * sizeof(T)>::type;
+    const Word word = *reinterpret_cast<const Word*>(p);
+    memcpy(&pack, &word, sizeof(Word));
+  } else {
+#pragma unroll
+    for (int i = 0; i < N; ++i) pack.values[i] = p[i];
+  }
+  return pack;
+}
+
+template <typename T, int N>
+__device__ __forceinline__ void StorePack(T* p, const Pack<T, N>& pack, bool whole) {
+  if (whole) {
+    using Word = typename AccessWord<N * sizeof(T)>::type;
+    Word word;
+    memcpy(&word, &pack, sizeof(Word));
+    *reinterpret_cast<Word*>(p) = word;
+  } else {
+#pragma unroll
+    for (int i = 0; i < N; ++i) p[i] = pack.values[i];
+  }
+}
+
+__device__ __forceinline__ float HalfBitsToFloat(uint16_t bits) {
+  return __half2float(__ushort_as_half(bits));
+}
+
+// Sources whose every value float32 holds exactly.
+template <typename T>
+inline constexpr bool kExactInFloat =
+    std::is_same_v<T, bool> || (std::is_integral_v<T> && sizeof(T) <= 2) ||
+    convert_internal::kIsMiniFloat<T>;
+
+template <typename T>
+__device__ __forceinline__ float ExactFloat(T value) {
+  if constexpr (std::is_same_v<T, Float16>) {
+    return HalfBitsToFloat(value.bits);  // cvt.f32.f16
+  } else if constexpr (convert_internal::kIsMiniFloat<T>) {
+    return convert_internal::MiniFloatToFloat(value);
+  } else {
+    return static_cast<float>(value);
+  }
+}
+
+// Rounds a float32 to float16 or bfloat16 on the hardware (cvt.rn.f16.f32,
+// cvt.rn.bf16.f32): nearest-even, overflow to inf, as convert.h rounds.
+template <typename To>
+__device__ __forceinline__ To RoundFloat(float value) {
+  if constexpr (std::is_same_v<To, Float16>) {
+    return To{__half_as_ushort(__float2half_rn(value))};
+  } else {
+    return To{__bfloat16_as_ushort(__float2bfloat16_rn(value))};
+  }
+}
+
+// Convert<To>(from) on the device, with the hardware doing what it does
+// exactly: float16 (alone or as complex32's parts) is widened by cvt.f32.f16
+// and the float32 converted on, and sources exact in float32 are rounded to
+// float16 / bfloat16 by one cvt. The values are convert.h's (NaN payloads
+// aside) in a few instructions, where its integer decoding and rounding held
+// float16 -> int8 to 70% and uint8 -> float16 to 87% of copy bandwidth.
+template <typename To, typename From>
+__device__ __forceinline__ To DeviceConvert(From from) {
+  constexpr bool kToHalfWidth = std::is_same_v<To, Float16> || std::is_same_v<To, BFloat16>;
+  if constexpr (std::is_same_v<To, From>) {
+    return from;
+  } else if constexpr (kToHalfWidth && kExactInFloat<From>) {
+    return RoundFloat<To>(ExactFloat(from));
+  } else if constexpr (std::is_same_v<From, Float16>) {
+    return Convert<To>(HalfBitsToFloat(from.bits));
+  } else if constexpr (std::is_same_v<From, Complex<Float16>>) {
+    return Convert<To>(
+        Complex<float>{HalfBitsToFloat(from.real.bits), HalfBitsToFloat(from.imag.bits)});
+  } else {
+    return Convert<To>(from);
+  }
+}
+
 // Converts N elements; the specializations use paired hardware conversions
 // (cvt.rn.f16x2.f32, cvt.rn.bf16x2.f32), which round exactly as convert.h
 // does. Only NaN payloads can differ: isnan agrees.
@@ -38,7 +142,7 @@ template <typename From, typename To, int N>
 struct PackConverter {
   __device__ static void Run(const Pack<From, N>& in, Pack<To, N>& out) {
 #pragma unroll
-    for (int i = 0; i < N; ++i) out.values[i] = Convert<To>(in.values[i]);
+    for (int i = 0; i < N; ++i) out.values[i] = DeviceConvert<To>(in.values[i]);
   }
 };
 
@@ -68,21 +172,6 @@ struct PackConverter<float, BFloat16, N> {
   }
 };
 
-template <int N>
-struct PackConverter<Float16, float, N> {
-  __device__ static void Run(const Pack<Float16, N>& in, Pack<float, N>& out) {
-#pragma unroll
-    for (int i = 0; i < N; i += 2) {
-      __half2_raw raw;
-      raw.x = in.values[i].bits;
-      raw.y = in.values[i + 1].bits;
-      const float2 pair = __half22float2(__half2(raw));
-      out.values[i] = pair.x;
-      out.values[i + 1] = pair.y;
-    }
-  }
-};
-
 template <typename From, typename To>
 inline constexpr int kVectorWidth = VectorWidth(sizeof(From), sizeof(To));
 
@@ -90,28 +179,34 @@ template <typename From, typename To>
 __global__ void __launch_bounds__(kThreadsPerBlock)
     CastKernel(const From* __restrict__ src, To* __restrict__ dst, CastLaunchPlan plan) {
   constexpr int N = kVectorWidth<From, To>;
-  const int64_t thread = int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  const int64_t num_threads = int64_t{gridDim.x} * blockDim.x;
+  // Elements from one of a thread's vectors to its next.
+  constexpr int64_t kVectorStride = int64_t{kThreadsPerBlock} * N;
+  const auto convert_one_vector = [&](int64_t first, const Pack<From, N>& in) {
+    Pack<To, N> out;
+    PackConverter<From, To, N>::Run(in, out);
+    StorePack<To, N>(dst + first, out, plan.vector_stores);
+  };
   ForEachThreadWork(
-      plan, thread, num_threads,
-      [&](int64_t first) {
-        Pack<From, N> in;
-        if (plan.vector_loads) {
-          in = *reinterpret_cast<const Pack<From, N>*>(src + first);
-        } else {
+      plan, blockIdx.x, gridDim.x, threadIdx.x,
+      [&](int64_t first, int vectors) {
+        if (vectors == kVectorsPerThread) {
+          Pack<From, N> in[kVectorsPerThread];
 #pragma unroll
-          for (int i = 0; i < N; ++i) in.values[i] = src[first + i];
-        }
-        Pack<To, N> out;
-        PackConverter<From, To, N>::Run(in, out);
-        if (plan.vector_stores) {
-          *reinterpret_cast<Pack<To, N>*>(dst + first) = out;
-        } else {
+          for (int k = 0; k < kVectorsPerThread; ++k) {
+            in[k] = LoadPack<From, N>(src + first + k * kVectorStride, plan.vector_loads);
+          }
 #pragma unroll
-          for (int i = 0; i < N; ++i) dst[first + i] = out.values[i];
+          for (int k = 0; k < kVectorsPerThread; ++k) {
+            convert_one_vector(first + k * kVectorStride, in[k]);
+          }
+        } else {
+          for (int k = 0; k < vectors; ++k) {
+            const int64_t at = first + k * kVectorStride;
+            convert_one_vector(at, LoadPack<From, N>(src + at, plan.vector_loads));
+          }
         }
       },
-      [&](int64_t i) { dst[i] = Convert<To>(src[i]); });
+      [&](int64_t i) { dst[i] = DeviceConvert<To>(src[i]); });
 }
 
 template <typename From, typename To>
@@ -120,7 +215,7 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
                       int64_t n) {
   const int64_t num_threads = int64_t{gridDim.x} * blockDim.x;
   for (int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += num_threads) {
-    dst[i] = Convert<To>(src[layout.Offset(i)]);
+    dst[i] = DeviceConvert<To>(src[layout.Offset(i)]);
   }
 }
 
@@ -203,8 +298,6 @@ CudaResult CudaCastContiguous(const void* src, DType from, void* dst, DType to, 
                               int ordinal, void* stream) {
   ScopedDevice scope(ordinal);
   if (!scope.result().ok()) return scope.result();
-  DeviceInfo info;
-  if (CudaResult r = GetDeviceInfo(ordinal, &info); !r.ok()) return r;
   CudaResult result;
   VisitDType(from, [&](auto from_tag) {
     VisitDType(to, [&](auto to_tag) {
@@ -212,7 +305,7 @@ CudaResult CudaCastContiguous(const void* src, DType from, void* dst, DType to, 
       using To = typename decltype(to_tag)::type;
       const CastLaunchPlan plan = PlanCast(reinterpret_cast<uintptr_t>(src), sizeof(From),
                                            reinterpret_cast<uintptr_t>(dst), sizeof(To), n);
-      const int64_t blocks = PlanBlocks(plan, info.sm_count, info.max_threads_per_sm);
+      const int64_t blocks = PlanBlocks(plan);
       CastKernel<From, To><<<static_cast<unsigned>(blocks), kThreadsPerBlock, 0,
                              static_cast<cudaStream_t>(stream)>>>(
           static_cast<const From*>(src), static_cast<To*>(dst), plan);

@@ -85,20 +85,6 @@ def check_cpu(binary_op):
     print(f"C ABI on the CPU agrees with NumPy on {len(CASES)} dtype pairs x 3 cast paths")
 
 
-def time_ms(torch, fn, reps):
-    fn()
-    torch.cuda.synchronize()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    best = float("inf")
-    for _ in range(reps):
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        best = min(best, start.elapsed_time(end))
-    return best
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("lib")
@@ -113,9 +99,10 @@ def main():
         return 0
 
     import torch
+    from gpu_timing import best_times_ms
     n = args.elements
     name = torch.cuda.get_device_name()
-    print(f"# {name}, torch {torch.__version__}, {n} elements, best of {args.reps}")
+    print(f"# {name}, torch {torch.__version__}, {n} elements, best of {args.reps} interleaved rounds")
     print("| a | b | out | ours GB/s | torch add GB/s | d2d GB/s | ours / torch | ours / d2d |")
     print("|---|---|---|---|---|---|---|---|")
     rows = []
@@ -132,10 +119,11 @@ def main():
         moved = n * (a.element_size() + b.element_size() + c.element_size())
         src = torch.empty(moved // 2, device="cuda", dtype=torch.uint8)
         dst = torch.empty(moved // 2, device="cuda", dtype=torch.uint8)
-        t_ours = time_ms(torch, lambda: binary_op("add", a.data_ptr(), a_name, b.data_ptr(), b_name,
-                                                  c.data_ptr(), out_name, n, 0), args.reps)
-        t_torch = time_ms(torch, lambda: torch.add(a, b, out=c), args.reps)
-        t_d2d = time_ms(torch, lambda: dst.copy_(src), args.reps)
+        t_ours, t_torch, t_d2d = best_times_ms(
+            torch, [lambda: binary_op("add", a.data_ptr(), a_name, b.data_ptr(), b_name,
+                                      c.data_ptr(), out_name, n, 0),
+                    lambda: torch.add(a, b, out=c),
+                    lambda: dst.copy_(src)], args.reps)
         gbs = lambda t: moved / (t * 1e-3) / 1e9
         row = dict(a=a_name, b=b_name, out=out_name, ours=gbs(t_ours), torch_add=gbs(t_torch),
                    d2d=gbs(t_d2d))

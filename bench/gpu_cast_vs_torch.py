@@ -7,7 +7,8 @@ For every pair of the 13 dtypes both libraries have, at N elements:
   torch_to   src.to(dtype)  (allocates its output, as frontends call it)
   torch_copy dst.copy_(src) (PyTorch's cast kernel into a preallocated tensor)
   d2d        a device-to-device copy moving the same bytes (reads + writes)
-Throughput counts bytes read plus bytes written. Prints a Markdown table and
+timed in interleaved rounds (gpu_timing.py). Throughput counts bytes read
+plus bytes written. Prints a Markdown table and
 writes JSON.
 
   python3 bench/gpu_cast_vs_torch.py LIB.so [--elements N] [--json OUT.json]
@@ -19,6 +20,8 @@ import json
 import sys
 
 import torch
+
+from gpu_timing import best_times_ms
 
 # Positions in oneflow_promote's dtype list (kernels/cast_c_api.h).
 CODES = {torch.bool: 0, torch.uint8: 1, torch.int8: 2, torch.int16: 3, torch.int32: 4,
@@ -37,20 +40,6 @@ def make_source(dtype, n):
     return base.to(dtype)
 
 
-def time_ms(fn, reps):
-    fn()
-    torch.cuda.synchronize()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    best = float("inf")
-    for _ in range(reps):
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        best = min(best, start.elapsed_time(end))
-    return best
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("lib")
@@ -66,7 +55,7 @@ def main():
     error = ctypes.create_string_buffer(512)
     n = args.elements
     name = torch.cuda.get_device_name()
-    print(f"# {name}, torch {torch.__version__}, {n} elements, best of {args.reps}")
+    print(f"# {name}, torch {torch.__version__}, {n} elements, best of {args.reps} interleaved rounds")
     print("| from | to | ours GB/s | torch .to GB/s | torch copy_ GB/s | d2d copy GB/s | "
           "ours / d2d | ours / .to | ours / copy_ |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -90,10 +79,9 @@ def main():
             half = moved // 2
             a = torch.empty(half, device="cuda", dtype=torch.uint8)
             b = torch.empty(half, device="cuda", dtype=torch.uint8)
-            t_ours = time_ms(ours, args.reps)
-            t_to = time_ms(lambda: src.to(dst_dtype), args.reps)
-            t_copy = time_ms(lambda: dst.copy_(src), args.reps)
-            t_d2d = time_ms(lambda: b.copy_(a), args.reps)
+            t_ours, t_to, t_copy, t_d2d = best_times_ms(
+                torch, [ours, lambda: src.to(dst_dtype), lambda: dst.copy_(src),
+                        lambda: b.copy_(a)], args.reps)
             gbs = lambda t: moved / (t * 1e-3) / 1e9
             row = dict(src=str(src_dtype)[6:], dst=str(dst_dtype)[6:], ours=gbs(t_ours),
                        torch_to=gbs(t_to), torch_copy=gbs(t_copy), d2d=gbs(t_d2d))

@@ -1,6 +1,7 @@
 // CUDA kernels of the functional frontend's elementwise ops: one grid-stride
 // kernel template over (op, compute storage type), with the element
-// functions of op_math.h, reading broadcast operands by strides.
+// functions of op_math.h, reading broadcast operands by strides and
+// converting inputs of other dtypes as it reads them (fused casts).
 
 #include <cuda_runtime.h>
 
@@ -23,10 +24,16 @@ CudaResult Result(cudaError_t status) {
                                                             cudaGetErrorString(status)};
 }
 
+// The element at `offset` as T, the storage type of `needed`: read as it is
+// stored, or converted from the operand's own dtype.
 template <typename T>
-__device__ __forceinline__ T Element(const CudaOperand& operand, int64_t offset) {
+__device__ __forceinline__ T Element(const CudaOperand& operand, DType needed, int64_t offset) {
   if (operand.data == nullptr) return *reinterpret_cast<const T*>(operand.value);
-  return static_cast<const T*>(operand.data)[offset];
+  if (operand.dtype == needed) return static_cast<const T*>(operand.data)[offset];
+  return VisitDType(operand.dtype, [&](auto tag) {
+    using From = typename decltype(tag)::type;
+    return Convert<T>(static_cast<const From*>(operand.data)[offset]);
+  });
 }
 
 // `contiguous`: every input is a scalar or read at the output's own index,
@@ -54,20 +61,20 @@ __global__ void ElementwiseKernel(CudaElementwiseArgs args, bool contiguous, int
       }
     }
     if constexpr (kOp == Op::kWhere) {
-      static_cast<T*>(args.out)[i] = Element<bool>(args.inputs[0], offsets[0])
-                                         ? Element<T>(args.inputs[1], offsets[1])
-                                         : Element<T>(args.inputs[2], offsets[2]);
+      static_cast<T*>(args.out)[i] = Element<bool>(args.inputs[0], DType::kBool, offsets[0])
+                                         ? Element<T>(args.inputs[1], args.compute, offsets[1])
+                                         : Element<T>(args.inputs[2], args.compute, offsets[2]);
     } else if constexpr (kUnary) {
       using R = decltype(Unary<kOp, M>(M()));
       using S = ResultStorage<T, R>;
       static_cast<S*>(args.out)[i] =
-          StoreAs<S>(Unary<kOp, M>(Math<T>::Load(Element<T>(args.inputs[0], offsets[0]))));
+          StoreAs<S>(Unary<kOp, M>(Math<T>::Load(Element<T>(args.inputs[0], args.compute, offsets[0]))));
     } else {
       using R = decltype(Binary<kOp, T>(M(), M(), zero));
       using S = ResultStorage<T, R>;
       static_cast<S*>(args.out)[i] = StoreAs<S>(
-          Binary<kOp, T>(Math<T>::Load(Element<T>(args.inputs[0], offsets[0])),
-                         Math<T>::Load(Element<T>(args.inputs[1], offsets[1])), zero));
+          Binary<kOp, T>(Math<T>::Load(Element<T>(args.inputs[0], args.compute, offsets[0])),
+                         Math<T>::Load(Element<T>(args.inputs[1], args.compute, offsets[1])), zero));
     }
   }
   if (zero) *zero_flag = 1;

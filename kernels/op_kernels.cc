@@ -171,15 +171,15 @@ absl::Status CudaElementwise(Op op, DType compute, absl::Span<const Tensor> inpu
       }
       continue;
     }
-    if (!input.is_cuda() || input.device().ordinal != out.device().ordinal ||
-        input.dtype() != needed) {
+    if (!input.is_cuda() || input.device().ordinal != out.device().ordinal) {
       return absl::InternalError(absl::StrCat("CUDA elementwise: input ", i + 1, " (",
-                                              input.Describe(), ") must be a ", Name(needed),
-                                              " tensor on the output's device (", out.Describe(),
-                                              ")"));
+                                              input.Describe(), ") must be on the output's device (",
+                                              out.Describe(), ")"));
     }
-    // The view's own strides (any layout), 0 where it repeats.
+    // The view's own strides (any layout), 0 where it repeats; another
+    // dtype is converted as each element is read (a fused cast).
     args.inputs[i].data = input.data();
+    args.inputs[i].dtype = input.dtype();
     const size_t offset = static_cast<size_t>(args.rank) - input.shape().size();
     for (size_t k = 0; k < input.shape().size(); ++k) {
       args.inputs[i].strides[offset + k] = input.shape()[k] == 1 ? 0 : input.strides()[k];

@@ -29,8 +29,9 @@ namespace oneflow_promote::op_kernels {
 // `compute` (where's condition as bool). On the CPU an input of another
 // dtype must satisfy CanFuseCasts and is converted in cache-sized blocks.
 // When `out` is on a CUDA device the kernel runs there: inputs must then be
-// of the compute dtype on that device, or single host elements (Python
-// scalars, passed with the launch). Integer division by zero is an error
+// on that device, of any dtype and layout (another dtype is converted as
+// each element is read), or single host elements (Python scalars, passed
+// with the launch). Integer division by zero is an error
 // ("ZeroDivisionError"), as in PyTorch.
 [[nodiscard]] absl::Status Elementwise(functional::Op op, DType compute,
                                        absl::Span<const Tensor> inputs, Tensor& out,

@@ -16,12 +16,15 @@ namespace oneflow_promote::cuda_ops_internal {
 
 inline constexpr int kMaxRank = 8;
 
-// One input: device memory in the compute dtype (bool for where's
-// condition), read at sum(index[d] * strides[d]) over the output's index
-// space (stride 0 repeats); or, with data == nullptr, the single element in
-// `value` (a host scalar, passed with the launch).
+// One input: device memory of `dtype`, read at sum(index[d] * strides[d])
+// over the output's index space (stride 0 repeats); or, with data ==
+// nullptr, the single element in `value` (a host scalar already in the
+// compute dtype, passed with the launch). A `dtype` other than the compute
+// dtype (bool for where's condition) is converted as it is read, with
+// convert.h's semantics: the fused cast.
 struct CudaOperand {
   const void* data = nullptr;
+  DType dtype = DType::kFloat32;
   int64_t strides[kMaxRank] = {};
   alignas(16) unsigned char value[16] = {};
 };

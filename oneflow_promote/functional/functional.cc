@@ -80,9 +80,11 @@ absl::StatusOr<Tensor> RunElementwise(Op op, absl::Span<const Tensor> inputs,
                                    : Tensor::Empty(dtypes.result, *shape, device);
   if (!out.ok()) return out;
 
-  // CUDA kernels read the compute dtype: casts are materialized there.
+  // The kernels convert inputs as they read them: CUDA's any input, the
+  // CPU's when every input is read at the output's own index (or is one
+  // element).
   const bool fusable =
-      device.kind == Device::Kind::kCpu && op_kernels::CanFuseCasts(inputs, *shape);
+      device.kind == Device::Kind::kCuda || op_kernels::CanFuseCasts(inputs, *shape);
   if (options.cast_path == CastPath::kFused && !fusable) {
     return Invalid(absl::StrCat(OpName(op),
                                 ": cannot fuse casts into the kernel for these operands (each "

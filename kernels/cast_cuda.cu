@@ -67,6 +67,7 @@ __device__ __forceinline__ Pack<T, N> LoadPack(const T* p, bool whole) {
   return pack;
 }
 
+// Stores N elements, as LoadPack loads them.
 template <typename T, int N>
 __device__ __forceinline__ void StorePack(T* p, const Pack<T, N>& pack, bool whole) {
   if (whole) {
@@ -90,6 +91,7 @@ inline constexpr bool kExactInFloat =
     std::is_same_v<T, bool> || (std::is_integral_v<T> && sizeof(T) <= 2) ||
     convert_internal::kIsMiniFloat<T>;
 
+// The float32 value of a kExactInFloat source, by its cheapest exact route.
 template <typename T>
 __device__ __forceinline__ float ExactFloat(T value) {
   if constexpr (std::is_same_v<T, Float16>) {

@@ -1,7 +1,7 @@
 // Hand-written AVX2 + F16C conversions of eight elements at a time, for the
 // pair families GCC does not vectorize well from convert.h's scalar code:
 // rounding to float16/bfloat16/complex32, saturating float -> integers,
-// int64 -> floating (AVX2 converts no int64), and floating/complex -> bool.
+// int64 -> floating (AVX2 converts no int64), and anything -> bool.
 // Only cpu_cast_avx2.cc includes this file (it needs -mavx2 -mf16c);
 // BlockCast<From, To>::Run converts nothing for every other pair, which
 // leaves them to the scalar loop.
@@ -22,6 +22,7 @@
 
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -638,22 +639,53 @@ ONEFLOW_PROMOTE_BLOCK_INLINE void PrefetchAhead(const void* in, int64_t offset_b
   }
 }
 
+// Whether a streaming run of the pair reads its source as kReadStreams
+// interleaved streams (RunBlocks). One core reading one stream from memory
+// gets about 10 GB/s on Zen 1; reading four parts of the run in turns of
+// 1 KiB each gets 15-17, which narrowing casts, bound by their reads, turn
+// into 12% more speed in geometric mean on one thread (up to 40% for
+// complex128 -> 8-bit). Widening and same-size casts are bound by their
+// writes and gain nothing (1 -> 2 bytes lost 15%); float64 -> float32 and
+// complex128 -> complex64 lost 15%, and integers rounded to 16-bit floats,
+// bound by their arithmetic, lost 5-15% (docs/benchmarks.md).
+template <typename From, typename To>
+inline constexpr bool kReadsInStreams =
+    sizeof(From) > sizeof(To) && !kIsPlainConversion<From, To> &&
+    !(std::is_integral_v<typename PartOf<From>::type> && (kIsNarrowFloatDest<To> || std::is_same_v<To, Complex<Float16>>));
+inline constexpr int64_t kReadStreams = 4;
+inline constexpr int64_t kStreamTurnBytes = 1024;
+
 // Calls block(in + i, out + i) for i = 0, kWidth, 2 kWidth, ... while
 // kWidth elements remain, under round-toward-zero when kTowardZero; returns
 // how many it converted. Streaming runs (the destination is written with
 // non-temporal stores, to memory) prefetch their source ahead, since one
-// core keeps too few misses in flight for the hardware prefetchers alone.
+// core keeps too few misses in flight for the hardware prefetchers alone,
+// and those of kReadsInStreams pairs go through kReadStreams equal parts
+// of whole turns in rotation, a turn of each at a time, before the rest.
 template <int kWidth, bool kTowardZero, bool kStream, typename From, typename To, typename Block>
 ONEFLOW_PROMOTE_BLOCK_INLINE int64_t RunBlocks(const From* in, To* out, int64_t n, Block block) {
-  const auto run = [&] {
-    int64_t i = 0;
-    for (; i + kWidth <= n; i += kWidth) {
-      if constexpr (kStream) {
-        PrefetchAhead<kWidth * static_cast<int64_t>(sizeof(From))>(in + i, i * static_cast<int64_t>(sizeof(From)));
-      }
+  constexpr int64_t kBlockBytes = kWidth * static_cast<int64_t>(sizeof(From));
+  const auto blocks = [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; i += kWidth) {
+      if constexpr (kStream) PrefetchAhead<kBlockBytes>(in + i, i * static_cast<int64_t>(sizeof(From)));
       block(in + i, out + i);
     }
-    return i;
+  };
+  const auto run = [&] {
+    int64_t done = 0;
+    if constexpr (kStream && kReadsInStreams<From, To>) {
+      constexpr int64_t kTurn = std::max<int64_t>(kStreamTurnBytes / kBlockBytes, 1) * kWidth;
+      const int64_t part = n / kReadStreams / kTurn * kTurn;
+      for (int64_t turn = 0; turn < part; turn += kTurn) {
+        for (int64_t stream = 0; stream < kReadStreams; ++stream) {
+          blocks(stream * part + turn, stream * part + turn + kTurn);
+        }
+      }
+      done = kReadStreams * part;
+    }
+    const int64_t end = done + (n - done) / kWidth * kWidth;
+    blocks(done, end);
+    return end;
   };
   if constexpr (kTowardZero) {
     const RoundTowardZero mode;
@@ -796,6 +828,43 @@ struct BlockCast<From, bool,
       } else {
         _mm_storel_epi64(reinterpret_cast<__m128i*>(block_out), bytes);
       }
+    });
+  }
+};
+
+// Integers of 2 to 8 bytes -> bool: nonzero, sixteen elements at a time.
+// On cached data GCC's loops ran int64 -> bool at 18 GB/s and int32 -> bool
+// at 28 on Zen 1, these blocks at 48 and 51 (its loops from 1-byte
+// integers are as fast as a block).
+template <typename From>
+struct BlockCast<From, bool, std::enable_if_t<std::is_integral_v<From> && sizeof(From) >= 2>> {
+  template <bool kStream = false>
+  static int64_t Run(const From* in, bool* out, int64_t n) {
+    using namespace block_internal;
+    return RunBlocks<16, false, kStream>(in, out, n, [](const From* block_in, bool* block_out) {
+      const __m256i zero = _mm256_setzero_si256();
+      // Compare masks of whole 32-byte loads, narrowed by saturating packs
+      // (a mask lane is 0 or -1 at every width) within 128-bit halves.
+      const auto load = [block_in](int i) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_in) + i); };
+      const auto pack32 = [](__m256i mask) {
+        return _mm_packs_epi32(_mm256_castsi256_si128(mask), _mm256_extracti128_si256(mask, 1));
+      };
+      __m128i zero_bytes;  // -1 for a zero element, 0 for the others
+      if constexpr (sizeof(From) == 2) {
+        const __m256i mask = _mm256_cmpeq_epi16(load(0), zero);
+        zero_bytes = _mm_packs_epi16(_mm256_castsi256_si128(mask), _mm256_extracti128_si256(mask, 1));
+      } else if constexpr (sizeof(From) == 4) {
+        zero_bytes = _mm_packs_epi16(pack32(_mm256_cmpeq_epi32(load(0), zero)), pack32(_mm256_cmpeq_epi32(load(1), zero)));
+      } else {
+        // A 64-bit mask packs to two equal 16-bit lanes, then to two equal
+        // bytes, which are one 16-bit lane of the same mask again.
+        const auto doubled_bytes = [&](int i) {
+          return _mm_packs_epi16(pack32(_mm256_cmpeq_epi64(load(i), zero)), pack32(_mm256_cmpeq_epi64(load(i + 1), zero)));
+        };
+        zero_bytes = _mm_packs_epi16(doubled_bytes(0), doubled_bytes(2));
+      }
+      // -1 (zero) + 1 is false, 0 (nonzero) + 1 is true.
+      StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out), _mm_add_epi8(zero_bytes, _mm_set1_epi8(1)));
     });
   }
 };

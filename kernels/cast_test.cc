@@ -207,28 +207,21 @@ TEST(CastElements, FloatToIntegerBlocksWithAndWithoutOutOfRangeLanes) {
   }
 }
 
-// int64 values of every bit length up to 2^51 in magnitude, either sign,
-// half of them with the bits below a random position made a tie or one step
-// from one (the inputs where rounding to float32 or narrower shows), and
-// at one position in about forty a value at or past the edge of
-// [-2^51, 2^51): most blocks of the int64 -> floating kernels take their
-// exact float64 path, and some hold a lane that needs the general one.
-std::vector<int64_t> MostlySmallInt64(int64_t n, std::mt19937_64& rng) {
-  constexpr int64_t kEdge = int64_t{1} << 51;
-  const int64_t specials[] = {kEdge - 1,
-                              kEdge,
-                              -kEdge,
-                              -kEdge - 1,
-                              std::numeric_limits<int64_t>::max(),
-                              std::numeric_limits<int64_t>::min(),
-                              (int64_t{1} << 62) + (int64_t{1} << 38)};  // a float32 tie
+// Integers of every bit length below max_length, either sign, half of them
+// with the bits below a random position made a tie or one step from one
+// (the inputs where rounding to float32 or narrower shows), and at one
+// position in about forty one of the specials: most blocks of a kernel
+// with a path for small integers take it, and some hold a lane that needs
+// the general one.
+std::vector<int64_t> MostlySmallIntegers(int64_t n, int max_length, const std::vector<int64_t>& specials,
+                                         std::mt19937_64& rng) {
   std::vector<int64_t> values(n);
   for (int64_t& v : values) {
     if (rng() % 40 == 0) {
-      v = specials[rng() % std::size(specials)];
+      v = specials[rng() % specials.size()];
       continue;
     }
-    const int length = static_cast<int>(rng() % 52);  // magnitude below 2^51
+    const int length = static_cast<int>(rng() % max_length);
     uint64_t magnitude = rng() & ((uint64_t{1} << length) - 1);
     if (length > 1 && rng() % 2 == 0) {
       const int position = 1 + static_cast<int>(rng() % (length - 1));
@@ -242,16 +235,57 @@ std::vector<int64_t> MostlySmallInt64(int64_t n, std::mt19937_64& rng) {
   return values;
 }
 
-TEST(CastElements, Int64BlocksWithAndWithoutLanesPast2To51) {
-  std::mt19937_64 rng(8);
-  const int64_t n = (int64_t{1} << 16) + 5;
-  const std::vector<int64_t> src = MostlySmallInt64(n, rng);
+// Casts values (which fit in `from`) to `from` and from there to every
+// dtype, against convert.h one element at a time.
+void ExpectEveryDestinationEqualsOneElementAtATime(const std::vector<int64_t>& values, DType from) {
+  const int64_t n = static_cast<int64_t>(values.size());
+  std::vector<char> src(n * ItemSize(from));
+  ASSERT_TRUE(CastElements(values.data(), DType::kInt64, src.data(), from, n).ok());
   for (DType to : kAllDTypes) {
     std::vector<char> out(n * ItemSize(to));
-    ASSERT_TRUE(CastElements(src.data(), DType::kInt64, out.data(), to, n, Device::Cpu(1)).ok());
-    const std::vector<char> expected = ElementByElement(src.data(), DType::kInt64, to, n);
+    ASSERT_TRUE(CastElements(src.data(), from, out.data(), to, n, Device::Cpu(1)).ok());
+    const std::vector<char> expected = ElementByElement(src.data(), from, to, n);
     const int64_t at = FirstDifference(out.data(), expected.data(), to, n);
-    EXPECT_EQ(at, -1) << "int64 -> " << Name(to) << " element " << at << " value " << (at < 0 ? 0 : src[at]);
+    EXPECT_EQ(at, -1) << Name(from) << " -> " << Name(to) << " element " << at << " value "
+                      << (at < 0 ? 0 : values[at]);
+  }
+}
+
+// int64 -> floating blocks convert values below 2^51 in magnitude exactly
+// through float64.
+TEST(CastElements, Int64BlocksWithAndWithoutLanesPast2To51) {
+  std::mt19937_64 rng(8);
+  constexpr int64_t kEdge = int64_t{1} << 51;
+  const std::vector<int64_t> specials = {kEdge - 1,
+                                         kEdge,
+                                         -kEdge,
+                                         -kEdge - 1,
+                                         std::numeric_limits<int64_t>::max(),
+                                         std::numeric_limits<int64_t>::min(),
+                                         (int64_t{1} << 62) + (int64_t{1} << 38)};  // a float32 tie
+  ExpectEveryDestinationEqualsOneElementAtATime(MostlySmallIntegers((int64_t{1} << 16) + 5, 52, specials, rng),
+                                                DType::kInt64);
+}
+
+// int32 and int64 blocks rounding to float16, bfloat16 and complex32
+// convert values in [-2^24, 2^24) exactly through float32.
+TEST(CastElements, IntegerBlocksWithAndWithoutLanesPast2To24) {
+  std::mt19937_64 rng(9);
+  constexpr int64_t kEdge = int64_t{1} << 24;
+  const std::vector<int64_t> specials = {kEdge - 1,
+                                         kEdge,
+                                         kEdge + 1,  // a float32 tie
+                                         kEdge + 3,
+                                         -kEdge,
+                                         -kEdge - 1,
+                                         65519,  // the last value below float16's overflow
+                                         65520,
+                                         -65520,
+                                         std::numeric_limits<int32_t>::max(),
+                                         std::numeric_limits<int32_t>::min()};
+  for (DType from : {DType::kInt32, DType::kInt64}) {
+    ExpectEveryDestinationEqualsOneElementAtATime(MostlySmallIntegers((int64_t{1} << 16) + 5, 26, specials, rng),
+                                                  from);
   }
 }
 

@@ -272,12 +272,45 @@ ONEFLOW_PROMOTE_BLOCK_INLINE bool MayBeHalfway(__m256 truncated) {
   }
 }
 
+// Eight int32 or int64 as float32 if all lie in [-2^24, 2^24), where
+// float32 holds every integer, so the conversion is exact in any MXCSR
+// mode; false (value untouched) otherwise. Integer data nearly always
+// does, so blocks take this path predictably, and it skips both the
+// float64 detour of int64 and MayBeHalfway's test.
+template <typename From>
+ONEFLOW_PROMOTE_BLOCK_INLINE bool LoadSmallInt8(const From* in, __m256* value) {
+  constexpr int64_t kLimit = int64_t{1} << 24;
+  if constexpr (std::is_same_v<From, int32_t>) {
+    const __m256i lanes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in));
+    const __m256i biased = _mm256_add_epi32(lanes, _mm256_set1_epi32(kLimit));  // in [0, 2^25) if small
+    if (!__builtin_expect(_mm256_testz_si256(biased, _mm256_set1_epi32(-2 * kLimit)), 1)) return false;
+    *value = _mm256_cvtepi32_ps(lanes);
+  } else {
+    static_assert(std::is_same_v<From, int64_t>);
+    const __m256i* p = reinterpret_cast<const __m256i*>(in);
+    const __m256i offset = _mm256_set1_epi64x(kLimit);
+    const __m256i biased = _mm256_or_si256(_mm256_add_epi64(_mm256_loadu_si256(p), offset),
+                                           _mm256_add_epi64(_mm256_loadu_si256(p + 1), offset));
+    if (!__builtin_expect(_mm256_testz_si256(biased, _mm256_set1_epi64x(-2 * kLimit)), 1)) return false;
+    // The low 32 bits of each element, in order, by 128-bit shuffles.
+    const float* words = reinterpret_cast<const float*>(in);
+    const __m128 first = _mm_shuffle_ps(_mm_loadu_ps(words), _mm_loadu_ps(words + 4), 0x88);
+    const __m128 second = _mm_shuffle_ps(_mm_loadu_ps(words + 8), _mm_loadu_ps(words + 12), 0x88);
+    *value = _mm256_cvtepi32_ps(_mm256_castps_si256(Combine(first, second)));
+  }
+  return true;
+}
+
 // The real (kPart 0) or imaginary (kPart 1) parts of eight elements as
 // float32 that round to nearest-even To as the exact value does: LoadFloat8
 // (or LoadImagFloat8), with the sticky bit of rounding to odd computed only
 // for the rare blocks where MayBeHalfway says it could matter.
 template <typename To, int kPart, typename From>
 ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadForRounding8(const From* in) {
+  if constexpr (std::is_same_v<From, int32_t> || std::is_same_v<From, int64_t>) {
+    __m256 exact;
+    if (LoadSmallInt8(in, &exact)) return exact;
+  }
   if constexpr (kRoundsToOdd<From>) {
     const __m256 truncated = LoadTruncatedFloat8<kPart>(in);
     if (!MayBeHalfway<To>(truncated)) return truncated;
@@ -646,12 +679,14 @@ ONEFLOW_PROMOTE_BLOCK_INLINE void PrefetchAhead(const void* in, int64_t offset_b
 // into 12% more speed in geometric mean on one thread (up to 40% for
 // complex128 -> 8-bit). Widening and same-size casts are bound by their
 // writes and gain nothing (1 -> 2 bytes lost 15%); float64 -> float32 and
-// complex128 -> complex64 lost 15%, and integers rounded to 16-bit floats,
-// bound by their arithmetic, lost 5-15% (docs/benchmarks.md).
+// complex128 -> complex64 lost 15%, and int32 rounded to 16-bit floats,
+// bound by its arithmetic, lost 5-10% (docs/benchmarks.md); int64 rounded
+// to them gains 5-12% since LoadSmallInt8.
 template <typename From, typename To>
 inline constexpr bool kReadsInStreams =
     sizeof(From) > sizeof(To) && !kIsPlainConversion<From, To> &&
-    !(std::is_integral_v<typename PartOf<From>::type> && (kIsNarrowFloatDest<To> || std::is_same_v<To, Complex<Float16>>));
+    !(std::is_integral_v<From> && sizeof(From) <= 4 &&
+      (kIsNarrowFloatDest<To> || std::is_same_v<To, Complex<Float16>>));
 inline constexpr int64_t kReadStreams = 4;
 inline constexpr int64_t kStreamTurnBytes = 1024;
 

@@ -313,9 +313,10 @@ TEST(CastElements, LargeThreadedCastsEqualOneThread) {
 // names): every destination, from a 1-byte source, from one of twice its
 // size, from float16 or bfloat16, from float32 and from int64, at offsets
 // that make heads of every length up to kStreamAlignment bytes, on one
-// thread and on all. The source is 64-byte aligned, so that same-size
-// pairs stream directly at offset 0 and take the path that avoids loads
-// waiting on the stores just streamed at the other offsets.
+// thread and on all. The destination starts that offset past the first
+// 4 KiB boundary after the 4 KiB-aligned source, so that same-size pairs
+// walk forwards at offset 0 and downwards at the others, where forward
+// loads would wait on the stores just streamed (RunBlocks).
 TEST(CastElements, StreamedDestinationsEqualOneElementAtATime) {
   std::mt19937_64 rng(5);
   const auto twice_as_wide = [](DType to) -> std::optional<DType> {
@@ -337,23 +338,21 @@ TEST(CastElements, StreamedDestinationsEqualOneElementAtATime) {
       if (from != to) pairs.push_back({from, to});
     }
   }
+  constexpr int64_t kPage = 4096;
   for (auto [from, to] : pairs) {
     const int64_t item = static_cast<int64_t>(ItemSize(to));
     const int64_t n = cast_internal::kStreamingBytes / item + 777;
-    const auto align64 = [](std::vector<char>& bytes) {
-      return bytes.data() + (64 - reinterpret_cast<uintptr_t>(bytes.data()) % 64);
-    };
-    std::vector<char> src_buffer(n * ItemSize(from) + 64);
-    char* const src = align64(src_buffer);
+    const int64_t source_pages = (n * static_cast<int64_t>(ItemSize(from)) + kPage - 1) / kPage * kPage;
+    std::vector<char> buffer(kPage + source_pages + n * item + cast_internal::kStreamAlignment);
+    char* const src = buffer.data() + (kPage - reinterpret_cast<uintptr_t>(buffer.data()) % kPage);
     FillTieHeavy(src, from, n, rng);
     const std::vector<char> expected = ElementByElement(src, from, to, n);
-    std::vector<char> buffer(n * item + 128);
-    char* const aligned = align64(buffer);
+    char* const destinations = src + source_pages;
     for (int64_t offset = 0; offset < cast_internal::kStreamAlignment; offset += item) {
       for (const int threads : {1, 0}) {
-        std::memset(buffer.data(), 0, buffer.size());
-        ASSERT_TRUE(CastElements(src, from, aligned + offset, to, n, Device::Cpu(threads)).ok());
-        const int64_t at = FirstDifference(aligned + offset, expected.data(), to, n);
+        std::memset(destinations, 0, n * item + cast_internal::kStreamAlignment);
+        ASSERT_TRUE(CastElements(src, from, destinations + offset, to, n, Device::Cpu(threads)).ok());
+        const int64_t at = FirstDifference(destinations + offset, expected.data(), to, n);
         EXPECT_EQ(at, -1) << Name(from) << " -> " << Name(to) << " offset " << offset << " threads "
                           << threads << " element " << at;
       }

@@ -372,38 +372,15 @@ std::string Operand::Describe() const {
   return "invalid operand";
 }
 
-// The torch rules folded through derived tables, without a branch per rule.
-// Returns kFailed where the detailed path must find (and word) an error.
-uint8_t TorchResultCode(absl::Span<const Operand> operands, const PromotionOptions& options) {
-  namespace tb = internal_torch_buckets;
-  static_assert(Operand::kFailedCode == tb::kFailed && Operand::kEmptyCode == tb::kEmpty);
-  const bool float64_default = options.default_dtype == DType::kFloat64;
-  if (operands.empty() || (!float64_default && options.default_dtype != DType::kFloat32)) {
-    return tb::kFailed;
-  }
-  // The first operand needs no join: kEmpty is the join's identity.
-  const Operand& first = operands.front();
-  uint8_t dimensioned = first.torch_dimensioned_code();
-  uint8_t zero_dim = first.torch_zero_dim_code();
-  uint8_t scalar = first.torch_scalar_code(float64_default);
-  for (const Operand& op : operands.subspan(1)) {
-    dimensioned = tb::kJoin[dimensioned][op.torch_dimensioned_code()];
-    zero_dim = tb::kJoin[zero_dim][op.torch_zero_dim_code()];
-    scalar = tb::kJoin[scalar][op.torch_scalar_code(float64_default)];
-  }
-  return tb::kCombine[dimensioned][tb::kCombine[zero_dim][scalar]];
-}
+namespace internal_result_type {
 
-absl::StatusOr<DType> ResultType(absl::Span<const Operand> operands, Policy policy,
-                                 const PromotionOptions& options) {
-  if (policy == Policy::kTorch) {
-    const uint8_t code = TorchResultCode(operands, options);
-    if (code < kNumDTypes) return static_cast<DType>(code);
-  }
-  // Errors, and the Array API's scalar checks, take the detailed path.
+absl::StatusOr<DType> DetailedResultType(absl::Span<const Operand> operands, Policy policy,
+                                         const PromotionOptions& options) {
   Trace none(nullptr);
   return ResultTypeImpl(operands, policy, options, none);
 }
+
+}  // namespace internal_result_type
 
 std::string ExplainResultType(absl::Span<const Operand> operands, Policy policy,
                               const PromotionOptions& options) {

@@ -16,10 +16,12 @@
 #include <limits>
 #include <string>
 
+#include "absl/base/optimization.h"
 #include "absl/numeric/int128.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "oneflow_promote/dtype.h"
+#include "oneflow_promote/internal/torch_buckets.h"
 #include "oneflow_promote/policy.h"
 
 namespace oneflow_promote {
@@ -138,14 +140,59 @@ struct PromotionOptions {
 // real dtype complex. At least one operand must be an array.
 //
 // Errors (InvalidArgument) name the operands and dtypes involved.
-[[nodiscard]] absl::StatusOr<DType> ResultType(absl::Span<const Operand> operands,
-                                               Policy policy,
-                                               const PromotionOptions& options = {});
+[[nodiscard]] inline absl::StatusOr<DType> ResultType(absl::Span<const Operand> operands,
+                                                      Policy policy,
+                                                      const PromotionOptions& options = {});
 
 // The derivation of ResultType(operands, policy, options) in plain text, one
 // step per line, ending in "result: DTYPE" or "error: MESSAGE".
 [[nodiscard]] std::string ExplainResultType(absl::Span<const Operand> operands, Policy policy,
                                             const PromotionOptions& options = {});
+
+namespace internal_result_type {
+
+// PyTorch's rules folded through the derived tables of torch_buckets.h:
+// three joins per operand and two combines, loads only, no branch per
+// rule. Returns kFailed where the detailed path must find (and word) an
+// error. Inline, with ResultType's fast path, because a functor calls it
+// on every op: out of line, the call and the StatusOr return cost more
+// than the fold.
+[[nodiscard]] inline uint8_t FoldTorchCodes(absl::Span<const Operand> operands,
+                                            const PromotionOptions& options) {
+  namespace tb = internal_torch_buckets;
+  static_assert(Operand::kFailedCode == tb::kFailed && Operand::kEmptyCode == tb::kEmpty);
+  const bool float64_default = options.default_dtype == DType::kFloat64;
+  if (operands.empty() || (!float64_default && options.default_dtype != DType::kFloat32)) {
+    return tb::kFailed;
+  }
+  // The first operand needs no join: kEmpty is the join's identity.
+  const Operand& first = operands.front();
+  uint8_t dimensioned = first.torch_dimensioned_code();
+  uint8_t zero_dim = first.torch_zero_dim_code();
+  uint8_t scalar = first.torch_scalar_code(float64_default);
+  for (const Operand& op : operands.subspan(1)) {
+    dimensioned = tb::kJoin[dimensioned][op.torch_dimensioned_code()];
+    zero_dim = tb::kJoin[zero_dim][op.torch_zero_dim_code()];
+    scalar = tb::kJoin[scalar][op.torch_scalar_code(float64_default)];
+  }
+  return tb::kCombine[dimensioned][tb::kCombine[zero_dim][scalar]];
+}
+
+// ResultType for everything the fold leaves: errors, and the Array API.
+[[nodiscard]] absl::StatusOr<DType> DetailedResultType(absl::Span<const Operand> operands,
+                                                       Policy policy,
+                                                       const PromotionOptions& options);
+
+}  // namespace internal_result_type
+
+inline absl::StatusOr<DType> ResultType(absl::Span<const Operand> operands, Policy policy,
+                                        const PromotionOptions& options) {
+  if (policy == Policy::kTorch) {
+    const uint8_t code = internal_result_type::FoldTorchCodes(operands, options);
+    if (ABSL_PREDICT_TRUE(code < kNumDTypes)) return static_cast<DType>(code);
+  }
+  return internal_result_type::DetailedResultType(operands, policy, options);
+}
 
 }  // namespace oneflow_promote
 

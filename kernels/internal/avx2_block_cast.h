@@ -1115,53 +1115,69 @@ struct BlockCast<From, To,
 // Integer -> narrower integer (wrapping) and complex -> its part type: each
 // destination element is the low bytes of a source element. GCC's own
 // vectorization of these loops narrows with vperm2i128 and vpermq, which
-// Zen 1 runs as many micro-ops; byte shuffles within 128-bit registers do
-// the same work. Sixteen destination bytes per step: kRatio source vectors,
-// each shuffled to its low 16 / kRatio bytes and interleaved.
+// Zen 1 runs as many micro-ops; byte shuffles within 128-bit lanes do the
+// same work. Sixteen destination bytes per step, seen as kRatio slots:
+// each 16-byte source lane's low bytes are shuffled into one slot, and the
+// lanes ORed. Where the ratio is 4 or 8, the source is read in 32-byte
+// vectors, both lanes of vector k filling slot k, and the two halves'
+// slots are interleaved at the end: fewer loads in flight for the same
+// lines made int64 -> int8 1.23x faster from memory on one thread, while
+// halving two 16-byte loads' worth of work (ratio 2) ran 5-15% slower in
+// cache.
 template <typename From, typename To>
 struct BlockCast<From, To, std::enable_if_t<block_internal::kKeepsLowBytes<From, To>>> {
   static constexpr int kRatio = sizeof(From) / sizeof(To);
   static constexpr int kWidth = 16 / sizeof(To);
+  static constexpr int kSlotBytes = 16 / kRatio;
+  static constexpr bool kWideLoads = kRatio >= 4;
 
-  // The low sizeof(To) bytes of each element of a 16-byte source vector,
-  // packed at the bottom.
-  static __m128i LowBytes(const From* in) {
-    alignas(16) static constexpr auto kShuffle = [] {
-      struct Table {
-        int8_t bytes[16];
-      } table{};
-      int out = 0;
-      for (int element = 0; element < 16 / static_cast<int>(sizeof(From)); ++element) {
-        for (int byte = 0; byte < static_cast<int>(sizeof(To)); ++byte) {
-          table.bytes[out++] = static_cast<int8_t>(element * sizeof(From) + byte);
+  // The shuffle that moves a 16-byte lane's low bytes into slot k.
+  static __m128i IntoSlot(int k) {
+    alignas(16) static constexpr auto kTables = [] {
+      struct Tables {
+        int8_t bytes[kRatio][16];
+      } tables{};
+      for (int slot = 0; slot < kRatio; ++slot) {
+        for (int out = 0; out < 16; ++out) tables.bytes[slot][out] = -1;  // zero the rest
+        for (int element = 0; element < 16 / static_cast<int>(sizeof(From)); ++element) {
+          for (int byte = 0; byte < static_cast<int>(sizeof(To)); ++byte) {
+            tables.bytes[slot][slot * kSlotBytes + element * sizeof(To) + byte] =
+                static_cast<int8_t>(element * sizeof(From) + byte);
+          }
         }
       }
-      while (out < 16) table.bytes[out++] = -1;  // zero the rest
-      return table;
+      return tables;
     }();
-    const __m128i source = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in));
-    return _mm_shuffle_epi8(source, _mm_load_si128(reinterpret_cast<const __m128i*>(kShuffle.bytes)));
+    return _mm_load_si128(reinterpret_cast<const __m128i*>(kTables.bytes[k]));
   }
 
   template <bool kStream = false>
   static int64_t Run(const From* in, To* out, int64_t n) {
     using namespace block_internal;
     return RunBlocks<kWidth, false, kStream>(in, out, n, [](const From* block_in, To* block_out) {
-      constexpr int kPerVector = 16 / sizeof(From);
+      const char* source = reinterpret_cast<const char*>(block_in);
       __m128i bytes;
-      if constexpr (kRatio == 2) {
-        bytes = _mm_unpacklo_epi64(LowBytes(block_in), LowBytes(block_in + kPerVector));
-      } else if constexpr (kRatio == 4) {
-        bytes = _mm_unpacklo_epi64(
-            _mm_unpacklo_epi32(LowBytes(block_in), LowBytes(block_in + kPerVector)),
-            _mm_unpacklo_epi32(LowBytes(block_in + 2 * kPerVector), LowBytes(block_in + 3 * kPerVector)));
-      } else {
-        static_assert(kRatio == 8);
-        const auto quarter = [](const From* q) {
-          return _mm_unpacklo_epi32(_mm_unpacklo_epi16(LowBytes(q), LowBytes(q + kPerVector)),
-                                    _mm_unpacklo_epi16(LowBytes(q + 2 * kPerVector), LowBytes(q + 3 * kPerVector)));
+      if constexpr (kWideLoads) {
+        const auto placed = [&](int k) {
+          const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(source + 32 * k));
+          return _mm256_shuffle_epi8(v, _mm256_broadcastsi128_si256(IntoSlot(k)));
         };
-        bytes = _mm_unpacklo_epi64(quarter(block_in), quarter(block_in + 4 * kPerVector));
+        __m256i slots = _mm256_or_si256(placed(0), placed(1));
+        if constexpr (kRatio == 8) slots = _mm256_or_si256(slots, _mm256_or_si256(placed(2), placed(3)));
+        const __m128i low = _mm256_castsi256_si128(slots);
+        const __m128i high = _mm256_extracti128_si256(slots, 1);
+        if constexpr (kSlotBytes == 2) {
+          bytes = _mm_unpacklo_epi16(low, high);
+        } else {
+          static_assert(kSlotBytes == 4);
+          bytes = _mm_unpacklo_epi32(low, high);
+        }
+      } else {
+        static_assert(kRatio == 2);
+        const auto placed = [&](int k) {
+          return _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(source + 16 * k)), IntoSlot(k));
+        };
+        bytes = _mm_or_si128(placed(0), placed(1));
       }
       StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out), bytes);
     });

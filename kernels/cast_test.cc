@@ -4,6 +4,7 @@
 
 #include "kernels/cast.h"
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -286,6 +287,54 @@ TEST(CastElements, IntegerBlocksWithAndWithoutLanesPast2To24) {
   for (DType from : {DType::kInt32, DType::kInt64}) {
     ExpectEveryDestinationEqualsOneElementAtATime(MostlySmallIntegers((int64_t{1} << 16) + 5, 26, specials, rng),
                                                   from);
+  }
+}
+
+// float16 <-> bfloat16 blocks (and complex32 -> bfloat16) convert in
+// 16-bit integer lanes when every lane is normal in float16 and in
+// bfloat16, or zero: values of float16's normal range, either sign, with
+// one lane in about forty at or past an edge of it.
+TEST(CastElements, SixteenBitFloatBlocksWithAndWithoutLanesPastFloat16sNormalRange) {
+  std::mt19937_64 rng(10);
+  const int64_t n = (int64_t{1} << 16) + 5;
+  const double specials[] = {0.0,
+                             -0.0,
+                             65504.0,  // float16's largest
+                             65280.0,  // bfloat16's largest below 2^16
+                             65536.0,
+                             -65536.0,
+                             98304.0,  // past float16's range, with mantissa bits
+                             -70000.0,
+                             131072.0,
+                             0x1p-14,  // float16's smallest normal
+                             0x1.fep-15,
+                             0x1p-24,
+                             0x1p-25,
+                             1e-30,
+                             3e38,
+                             std::numeric_limits<double>::infinity(),
+                             -std::numeric_limits<double>::infinity(),
+                             std::numeric_limits<double>::quiet_NaN()};
+  std::uniform_real_distribution<double> mantissa(1.0, 2.0);
+  std::vector<double> values(2 * n);  // complex128 pairs
+  for (double& v : values) {
+    if (rng() % 40 == 0) {
+      v = specials[rng() % std::size(specials)];
+    } else {
+      const double magnitude = std::ldexp(mantissa(rng), -14 + static_cast<int>(rng() % 30));
+      v = rng() % 2 == 0 ? magnitude : -magnitude;
+    }
+  }
+  for (DType from : {DType::kFloat16, DType::kBFloat16, DType::kComplex32}) {
+    std::vector<char> src(n * ItemSize(from));
+    ASSERT_TRUE(CastElements(values.data(), DType::kComplex128, src.data(), from, n).ok());
+    for (DType to : kAllDTypes) {
+      std::vector<char> out(n * ItemSize(to));
+      ASSERT_TRUE(CastElements(src.data(), from, out.data(), to, n, Device::Cpu(1)).ok());
+      const std::vector<char> expected = ElementByElement(src.data(), from, to, n);
+      const int64_t at = FirstDifference(out.data(), expected.data(), to, n);
+      EXPECT_EQ(at, -1) << Name(from) << " -> " << Name(to) << " element " << at;
+    }
   }
 }
 

@@ -180,6 +180,11 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m128i HalfParts8(const void* pairs) {
   return PackUnsigned16(_mm256_and_si256(v, _mm256_set1_epi32(0xFFFF)));
 }
 
+// Eight bfloat16 fields as float32 (the high halves).
+ONEFLOW_PROMOTE_BLOCK_INLINE __m256 BFloat16BitsToFloat8(__m128i bits) {
+  return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(bits), 16));
+}
+
 // Eight elements as float32: exact where float32 holds the value, otherwise
 // rounded to odd (what ToFloatRoundToOdd gives; kRoundsToOdd sources need
 // round-toward-zero).
@@ -210,8 +215,7 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadFloat8(const From* in) {
   } else if constexpr (std::is_same_v<From, Float16>) {
     return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in)));
   } else if constexpr (std::is_same_v<From, BFloat16>) {
-    const __m256i wide = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in)));
-    return _mm256_castsi256_ps(_mm256_slli_epi32(wide, 16));
+    return BFloat16BitsToFloat8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in)));
   } else if constexpr (std::is_same_v<From, Complex<float>>) {
     return FloatParts8<0>(reinterpret_cast<const float*>(in));
   } else if constexpr (std::is_same_v<From, Complex<double>>) {
@@ -492,9 +496,11 @@ inline constexpr bool kIsFloatLoadable =
     std::is_same_v<T, double> || std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16> ||
     kIsComplexSource<T>;
 
-// float16 and complex32.
-template <typename T>
-inline constexpr bool kHasFloat16Parts = std::is_same_v<T, Float16> || std::is_same_v<T, Complex<Float16>>;
+// Pairs converted in 16-bit integer lanes, without float32.
+template <typename From, typename To>
+inline constexpr bool kConvertsIn16BitLanes =
+    (std::is_same_v<To, BFloat16> && (std::is_same_v<From, Float16> || std::is_same_v<From, Complex<Float16>>)) ||
+    (std::is_same_v<From, BFloat16> && std::is_same_v<To, Float16>);
 
 // Sources whose float32 value is exact, so truncating it is the cast.
 template <typename T>
@@ -882,6 +888,27 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256i HalfToBFloat16Bits16(__m256i half) {
   return _mm256_add_epi16(rounded, _mm256_andnot_si256(below_normal, _mm256_set1_epi16((127 - 15) << 7)));
 }
 
+// Sixteen bfloat16 as float16, in 16-bit integer lanes: a bfloat16 whose
+// float16 is normal (exponent 113 to 142) widens its 7 mantissa bits to 10
+// exactly, and its exponent is rebiased by 15 - 127; nothing rounds. Zeros
+// keep only their sign. A block with any other value (float16 subnormals,
+// which round, overflow to infinity, NaN) takes the float32 route.
+ONEFLOW_PROMOTE_BLOCK_INLINE __m256i BFloat16ToHalfBits16(__m256i bfloat) {
+  const __m256i magnitude = _mm256_and_si256(bfloat, _mm256_set1_epi16(0x7FFF));
+  // The float16's exponent and mantissa fields, shifted right by 3.
+  const __m256i rebiased = _mm256_sub_epi16(magnitude, _mm256_set1_epi16((127 - 15) << 7));
+  const __m256i normal = _mm256_and_si256(_mm256_cmpgt_epi16(rebiased, _mm256_set1_epi16((1 << 7) - 1)),
+                                          _mm256_cmpgt_epi16(_mm256_set1_epi16(31 << 7), rebiased));
+  const __m256i usual = _mm256_or_si256(normal, _mm256_cmpeq_epi16(magnitude, _mm256_setzero_si256()));
+  if (__builtin_expect(!_mm256_testc_si256(usual, _mm256_set1_epi32(-1)), 0)) {
+    const __m128i low = ToFloat16Bits8<true>(BFloat16BitsToFloat8(_mm256_castsi256_si128(bfloat)));
+    const __m128i high = ToFloat16Bits8<true>(BFloat16BitsToFloat8(_mm256_extracti128_si256(bfloat, 1)));
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(low), high, 1);
+  }
+  const __m256i sign = _mm256_xor_si256(bfloat, magnitude);
+  return _mm256_or_si256(sign, _mm256_and_si256(_mm256_slli_epi16(rebiased, 3), normal));
+}
+
 #undef ONEFLOW_PROMOTE_BLOCK_INLINE
 
 }  // namespace block_internal
@@ -900,7 +927,7 @@ struct BlockCast<From, To,
                  std::enable_if_t<block_internal::kIsNarrowFloatDest<To> &&
                                   block_internal::kIsFloatLoadable<From> && !std::is_same_v<From, To> &&
                                   !block_internal::kKeepsLowBytes<From, To> &&
-                                  !(std::is_same_v<To, BFloat16> && block_internal::kHasFloat16Parts<From>)>> {
+                                  !block_internal::kConvertsIn16BitLanes<From, To>>> {
   template <bool kStream = false>
   static int64_t Run(const From* in, To* out, int64_t n) {
     using namespace block_internal;
@@ -916,18 +943,21 @@ struct BlockCast<From, To,
   }
 };
 
-// float16 and complex32 -> bfloat16: HalfToBFloat16Bits16, sixteen at a
-// time (1.3x the float32 route from memory on one thread).
-template <typename From>
-struct BlockCast<From, BFloat16, std::enable_if_t<block_internal::kHasFloat16Parts<From>>> {
+// float16 and complex32 -> bfloat16 and bfloat16 -> float16, sixteen at a
+// time in 16-bit integer lanes (HalfToBFloat16Bits16, BFloat16ToHalfBits16).
+template <typename From, typename To>
+struct BlockCast<From, To, std::enable_if_t<block_internal::kConvertsIn16BitLanes<From, To>>> {
   template <bool kStream = false>
-  static int64_t Run(const From* in, BFloat16* out, int64_t n) {
+  static int64_t Run(const From* in, To* out, int64_t n) {
     using namespace block_internal;
-    return RunBlocks<16, false, kStream>(in, out, n, [](const From* block_in, BFloat16* block_out) {
-      const __m256i half = std::is_same_v<From, Float16>
-                               ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_in))
-                               : HalfRealParts16(block_in);
-      StoreVector<kStream>(block_out, HalfToBFloat16Bits16(half));
+    return RunBlocks<16, false, kStream>(in, out, n, [](const From* block_in, To* block_out) {
+      if constexpr (std::is_same_v<To, Float16>) {
+        StoreVector<kStream>(block_out, BFloat16ToHalfBits16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_in))));
+      } else if constexpr (std::is_same_v<From, Float16>) {
+        StoreVector<kStream>(block_out, HalfToBFloat16Bits16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_in))));
+      } else {
+        StoreVector<kStream>(block_out, HalfToBFloat16Bits16(HalfRealParts16(block_in)));
+      }
     });
   }
 };

@@ -236,20 +236,24 @@ std::vector<int64_t> MostlySmallIntegers(int64_t n, int max_length, const std::v
   return values;
 }
 
-// Casts values (which fit in `from`) to `from` and from there to every
-// dtype, against convert.h one element at a time.
-void ExpectEveryDestinationEqualsOneElementAtATime(const std::vector<int64_t>& values, DType from) {
-  const int64_t n = static_cast<int64_t>(values.size());
+// Casts n values of values_dtype (which fit in `from`) to `from` and from
+// there to every dtype, against convert.h one element at a time.
+void ExpectEveryDestinationEqualsOneElementAtATime(const void* values, DType values_dtype, int64_t n, DType from) {
   std::vector<char> src(n * ItemSize(from));
-  ASSERT_TRUE(CastElements(values.data(), DType::kInt64, src.data(), from, n).ok());
+  ASSERT_TRUE(CastElements(values, values_dtype, src.data(), from, n).ok());
   for (DType to : kAllDTypes) {
     std::vector<char> out(n * ItemSize(to));
     ASSERT_TRUE(CastElements(src.data(), from, out.data(), to, n, Device::Cpu(1)).ok());
     const std::vector<char> expected = ElementByElement(src.data(), from, to, n);
     const int64_t at = FirstDifference(out.data(), expected.data(), to, n);
-    EXPECT_EQ(at, -1) << Name(from) << " -> " << Name(to) << " element " << at << " value "
-                      << (at < 0 ? 0 : values[at]);
+    EXPECT_EQ(at, -1) << Name(from) << " -> " << Name(to) << " element " << at;
   }
+}
+
+// The same for int64 values.
+void ExpectEveryDestinationEqualsOneElementAtATime(const std::vector<int64_t>& values, DType from) {
+  ExpectEveryDestinationEqualsOneElementAtATime(values.data(), DType::kInt64, static_cast<int64_t>(values.size()),
+                                                from);
 }
 
 // int64 -> floating blocks convert values below 2^51 in magnitude exactly
@@ -326,15 +330,7 @@ TEST(CastElements, SixteenBitFloatBlocksWithAndWithoutLanesPastFloat16sNormalRan
     }
   }
   for (DType from : {DType::kFloat16, DType::kBFloat16, DType::kComplex32}) {
-    std::vector<char> src(n * ItemSize(from));
-    ASSERT_TRUE(CastElements(values.data(), DType::kComplex128, src.data(), from, n).ok());
-    for (DType to : kAllDTypes) {
-      std::vector<char> out(n * ItemSize(to));
-      ASSERT_TRUE(CastElements(src.data(), from, out.data(), to, n, Device::Cpu(1)).ok());
-      const std::vector<char> expected = ElementByElement(src.data(), from, to, n);
-      const int64_t at = FirstDifference(out.data(), expected.data(), to, n);
-      EXPECT_EQ(at, -1) << Name(from) << " -> " << Name(to) << " element " << at;
-    }
+    ExpectEveryDestinationEqualsOneElementAtATime(values.data(), DType::kComplex128, n, from);
   }
 }
 

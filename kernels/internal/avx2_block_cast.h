@@ -272,28 +272,14 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadTruncatedFloat8(const From* in) {
   }
 }
 
-// Whether rounding some lane of eight truncated float32 to nearest-even To
-// might need the sticky bit: only a value exactly halfway between two To
-// values does (below halfway rounds down, above rounds up, sticky or not).
-// bfloat16 drops the low 16 bits everywhere; float16 drops 13 where its
-// results are normal, and every lane under 2^-14 (but zero) is counted.
-template <typename To>
-ONEFLOW_PROMOTE_BLOCK_INLINE bool MayBeHalfway(__m256 truncated) {
-  const __m256i bits = _mm256_castps_si256(truncated);
-  if constexpr (std::is_same_v<To, BFloat16>) {
-    const __m256i halfway = _mm256_cmpeq_epi32(_mm256_and_si256(bits, _mm256_set1_epi32(0xFFFF)),
-                                               _mm256_set1_epi32(0x8000));
-    return !_mm256_testz_si256(halfway, halfway);
-  } else {
-    static_assert(std::is_same_v<To, Float16>);
-    const __m256i halfway = _mm256_cmpeq_epi32(_mm256_and_si256(bits, _mm256_set1_epi32(0x1FFF)),
-                                               _mm256_set1_epi32(0x1000));
-    const __m256i magnitude = _mm256_and_si256(bits, _mm256_set1_epi32(0x7FFFFFFF));
-    const __m256i tiny = _mm256_andnot_si256(_mm256_cmpeq_epi32(magnitude, _mm256_setzero_si256()),
-                                             _mm256_cmpgt_epi32(_mm256_set1_epi32(0x38800000), magnitude));
-    const __m256i either = _mm256_or_si256(halfway, tiny);
-    return !_mm256_testz_si256(either, either);
-  }
+// Whether rounding some lane of eight truncated float32 to nearest-even
+// bfloat16 might need the sticky bit: only a value exactly halfway between
+// two bfloat16 values does (below halfway rounds down, above rounds up,
+// sticky or not), and bfloat16 drops the low 16 bits everywhere.
+ONEFLOW_PROMOTE_BLOCK_INLINE bool MayBeHalfwayInBFloat16(__m256 truncated) {
+  const __m256i halfway = _mm256_cmpeq_epi32(
+      _mm256_and_si256(_mm256_castps_si256(truncated), _mm256_set1_epi32(0xFFFF)), _mm256_set1_epi32(0x8000));
+  return !_mm256_testz_si256(halfway, halfway);
 }
 
 // Eight int32 or int64 as float32 if all lie in [-2^24, 2^24), where
@@ -329,19 +315,9 @@ ONEFLOW_PROMOTE_BLOCK_INLINE bool LoadSmallInt8(const From* in, __m256* value) {
 }
 
 // The real (kPart 0) or imaginary (kPart 1) parts of eight elements as
-// float32 that round to nearest-even To as the exact value does: LoadFloat8
-// (or LoadImagFloat8), with the sticky bit of rounding to odd computed only
-// for the rare blocks where MayBeHalfway says it could matter.
-template <typename To, int kPart, typename From>
-ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadForRounding8(const From* in) {
-  if constexpr (std::is_same_v<From, int32_t> || std::is_same_v<From, int64_t>) {
-    __m256 exact;
-    if (LoadSmallInt8(in, &exact)) return exact;
-  }
-  if constexpr (kRoundsToOdd<From>) {
-    const __m256 truncated = LoadTruncatedFloat8<kPart>(in);
-    if (!MayBeHalfway<To>(truncated)) return truncated;
-  }
+// float32: LoadFloat8 or LoadImagFloat8.
+template <int kPart, typename From>
+ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadPartFloat8(const From* in) {
   if constexpr (kPart == 0) {
     return LoadFloat8(in);
   } else {
@@ -667,6 +643,47 @@ ONEFLOW_PROMOTE_BLOCK_INLINE Double8 LoadDouble8(const From* in) {
 template <typename T>
 inline constexpr bool kMayBeNaN = !std::is_integral_v<T>;
 
+// Eight float16 fields of a float16 NaN lane, all ones there.
+ONEFLOW_PROMOTE_BLOCK_INLINE __m128i HalfNaNLanes8(__m128i half) {
+  return _mm_cmpgt_epi16(_mm_and_si128(half, _mm_set1_epi16(0x7FFF)), _mm_set1_epi16(0x7C00));
+}
+
+// The real (kPart 0) or imaginary (kPart 1) parts of eight elements rounded
+// to nearest-even To (float16 or bfloat16), as bits: exactly what Convert
+// gives, in one rounding. kRoundsToOdd sources need round-toward-zero.
+//
+// Such a source is first truncated to float32 (t). Its float16 rounding is
+// that of t when t is exact and that of t with its lowest bit set (t
+// rounded to odd) when not, so where F16C rounds t and t | 1 alike, that is
+// the answer without knowing which; they differ only where t lies exactly
+// halfway between two float16 values (or is infinite). Blocks with such a
+// lane, or a NaN, take the full rounding to odd. On Zen 1 the second F16C
+// rounding costs less than testing t's bits for halfway values (which move
+// with the binade in float16's subnormal range) and for NaN: float64 ->
+// float16 ran 1.25x faster on cached data, 1.22x at 16M elements.
+// bfloat16, rounded in integer lanes, tests t's bits (MayBeHalfwayInBFloat16).
+template <typename To, int kPart, typename From>
+ONEFLOW_PROMOTE_BLOCK_INLINE __m128i RoundToMiniFloatBits8(const From* in) {
+  if constexpr (std::is_same_v<From, int32_t> || std::is_same_v<From, int64_t>) {
+    __m256 exact;
+    if (LoadSmallInt8(in, &exact)) return ToMiniFloatBits8<To, false>(exact);
+  }
+  if constexpr (kRoundsToOdd<From> && std::is_same_v<To, Float16>) {
+    const __m256 truncated = LoadTruncatedFloat8<kPart>(in);
+    constexpr int kNearest = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+    const __m128i half = _mm256_cvtps_ph(truncated, kNearest);
+    const __m128i half_if_inexact =
+        _mm256_cvtps_ph(_mm256_or_ps(truncated, _mm256_castsi256_ps(_mm256_set1_epi32(1))), kNearest);
+    __m128i settled = _mm_cmpeq_epi16(half, half_if_inexact);
+    if constexpr (kMayBeNaN<From>) settled = _mm_andnot_si128(HalfNaNLanes8(half), settled);
+    if (__builtin_expect(_mm_movemask_epi8(settled) == 0xFFFF, 1)) return half;
+  } else if constexpr (kRoundsToOdd<From>) {
+    const __m256 truncated = LoadTruncatedFloat8<kPart>(in);
+    if (!MayBeHalfwayInBFloat16(truncated)) return ToMiniFloatBits8<To, kMayBeNaN<From>>(truncated);
+  }
+  return ToMiniFloatBits8<To, kMayBeNaN<From>>(LoadPartFloat8<kPart>(in));
+}
+
 // Sets the MXCSR rounding mode to toward-zero for its lifetime (MXCSR is
 // per thread; the scalar tail after it runs in the caller's mode).
 class RoundTowardZero {
@@ -936,7 +953,7 @@ struct BlockCast<From, To,
       if constexpr (std::is_same_v<To, BFloat16> && kIsExactInBFloat16<From>) {
         bits = PackUnsigned16(_mm256_srli_epi32(_mm256_castps_si256(LoadFloat8(block_in)), 16));
       } else {
-        bits = ToMiniFloatBits8<To, kMayBeNaN<From>>(LoadForRounding8<To, 0>(block_in));
+        bits = RoundToMiniFloatBits8<To, 0>(block_in);
       }
       StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out), bits);
     });
@@ -972,10 +989,15 @@ struct BlockCast<From, Complex<Float16>,
   static int64_t Run(const From* in, Complex<Float16>* out, int64_t n) {
     using namespace block_internal;
     return RunBlocks<8, kRoundsToOdd<From>, kStream>(in, out, n, [](const From* block_in, Complex<Float16>* block_out) {
-      const __m128i real = ToFloat16Bits8<kMayBeNaN<From>>(LoadForRounding8<Float16, 0>(block_in));
+      __m128i real;
+      if constexpr (std::is_same_v<From, Float16>) {
+        real = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block_in));  // bits kept, NaN payload too
+      } else {
+        real = RoundToMiniFloatBits8<Float16, 0>(block_in);
+      }
       __m128i imag = _mm_setzero_si128();
       if constexpr (kIsComplexSource<From>) {
-        imag = ToFloat16Bits8<true>(LoadForRounding8<Float16, 1>(block_in));
+        imag = RoundToMiniFloatBits8<Float16, 1>(block_in);
       }
       __m128i* p = reinterpret_cast<__m128i*>(block_out);
       StoreVector<kStream>(p, _mm_unpacklo_epi16(real, imag));

@@ -337,6 +337,11 @@ ONEFLOW_PROMOTE_BLOCK_INLINE bool AnyNaN(__m256 value) {
   return __builtin_expect(!_mm256_testz_ps(nan, nan), 0);
 }
 
+// Eight float16 fields of a float16 NaN lane, all ones there.
+ONEFLOW_PROMOTE_BLOCK_INLINE __m128i HalfNaNLanes8(__m128i half) {
+  return _mm_cmpgt_epi16(_mm_and_si128(half, _mm_set1_epi16(0x7FFF)), _mm_set1_epi16(0x7C00));
+}
+
 // Eight float32 (exact or rounded to odd) rounded to nearest-even float16,
 // NaN made the canonical quiet NaN with its sign (F16C would keep payload);
 // kMayBeNaN false skips that for integer sources. The rounding is in the
@@ -346,10 +351,8 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m128i ToFloat16Bits8(__m256 value) {
   const __m128i half = _mm256_cvtps_ph(value, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
   if constexpr (!kMayBeNaN) return half;
   if (!AnyNaN(value)) return half;
-  const __m128i magnitude = _mm_and_si128(half, _mm_set1_epi16(0x7FFF));
-  const __m128i is_nan = _mm_cmpgt_epi16(magnitude, _mm_set1_epi16(0x7C00));
   const __m128i nan = _mm_or_si128(_mm_andnot_si128(_mm_set1_epi16(0x7FFF), half), _mm_set1_epi16(0x7E00));
-  return _mm_blendv_epi8(half, nan, is_nan);
+  return _mm_blendv_epi8(half, nan, HalfNaNLanes8(half));
 }
 
 // The same for bfloat16: round the low half away (as FloatToMiniFloat).
@@ -647,11 +650,6 @@ ONEFLOW_PROMOTE_BLOCK_INLINE Double8 LoadDouble8(const From* in) {
 
 template <typename T>
 inline constexpr bool kMayBeNaN = !std::is_integral_v<T>;
-
-// Eight float16 fields of a float16 NaN lane, all ones there.
-ONEFLOW_PROMOTE_BLOCK_INLINE __m128i HalfNaNLanes8(__m128i half) {
-  return _mm_cmpgt_epi16(_mm_and_si128(half, _mm_set1_epi16(0x7FFF)), _mm_set1_epi16(0x7C00));
-}
 
 // The real (kPart 0) or imaginary (kPart 1) parts of eight elements rounded
 // to nearest-even To (float16 or bfloat16), as bits: exactly what Convert

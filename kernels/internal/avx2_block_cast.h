@@ -747,15 +747,16 @@ ONEFLOW_PROMOTE_BLOCK_INLINE void PrefetchAhead(const void* in, int64_t offset_b
 // into 12% more speed in geometric mean on one thread (up to 40% for
 // complex128 -> 8-bit), and same-size casts of 4 and 8 bytes into 3-14%.
 // Widening casts are bound by their writes and gain nothing (1 -> 2 bytes
-// lost 15%), nor do same-size casts of 1 and 2 bytes; float64 -> float32
-// and complex128 -> complex64 lost 15%, and int32 rounded to 16-bit
-// floats, bound by its arithmetic, lost 5-10% (docs/benchmarks.md); int64
-// rounded to them gains 5-12% since LoadSmallInt8.
+// lost 15%), nor do same-size casts of 1 and 2 bytes; int32 rounded to
+// 16-bit floats, bound by its arithmetic, lost 5-10% (docs/benchmarks.md);
+// int64 rounded to them gains 5-12% since LoadSmallInt8. float64 ->
+// float32 and complex128 -> complex64 gain 18-21% in streams that do not
+// prefetch (kPrefetchesAhead); prefetching 2 KiB ahead, they lost 15%.
 template <typename From, typename To>
 inline constexpr bool kReadsInStreams =
     sizeof(From) == sizeof(To)
         ? sizeof(From) >= 4
-        : sizeof(From) > sizeof(To) && !kIsPlainConversion<From, To> &&
+        : sizeof(From) > sizeof(To) &&
               !(std::is_integral_v<From> && sizeof(From) <= 4 &&
                 (kIsNarrowFloatDest<To> || std::is_same_v<To, Complex<Float16>>));
 inline constexpr int64_t kReadStreams = 4;
@@ -774,6 +775,7 @@ template <typename From, typename To>
 inline constexpr bool kPrefetchesAhead =
     !(kReadsInStreams<From, To> &&
       ((std::is_integral_v<From> && sizeof(From) > sizeof(To)) || kIsRealPartCast<From, To> ||
+       kIsPlainConversion<From, To> ||
        (kIsComplexSource<From> && sizeof(From) >= 8 && kIsSmallIntDest<To>)));
 
 // Whether a forward walk's loads would wait on the streaming stores just

@@ -41,6 +41,16 @@ namespace block_internal {
 // micro-ops and cycles each), so every step below stays within 128-bit
 // lanes; halves are joined or split with vinsertf128/vextractf128 only.
 
+// Whether any (all) lanes of a comparison mask (lanes all ones or all
+// zeros) are set, for the branches that send a rare block to its slow
+// path. On Zen 1, vpmovmskb here instead of vptest made float32 -> int16,
+// int32 and int64, float16 and bfloat16 -> int16, and complex64 ->
+// complex32 1.15-1.3x faster on cached data. Range tests of bits under a
+// constant mask keep vptest: an and, a compare and vpmovmskb in its place
+// ran up to 7% slower (int32 -> bfloat16, int64 -> complex64).
+ONEFLOW_PROMOTE_BLOCK_INLINE bool AnyLaneSet(__m256i mask) { return _mm256_movemask_epi8(mask) != 0; }
+ONEFLOW_PROMOTE_BLOCK_INLINE bool AllLanesSet(__m256i mask) { return _mm256_movemask_epi8(mask) == -1; }
+
 // Rounding to odd, cheaply: under round-toward-zero (RoundTowardZero below)
 // the hardware conversions give the truncated float32 directly, and only
 // the "inexact" bit has to be ORed in. The bit travels from float64 compare
@@ -284,7 +294,7 @@ ONEFLOW_PROMOTE_BLOCK_INLINE bool MayBeHalfwayInBFloat16OrNaN(__m256 truncated) 
   if constexpr (kMayBeNaN) {
     candidates = _mm256_or_si256(candidates, _mm256_castps_si256(_mm256_cmp_ps(truncated, truncated, _CMP_UNORD_Q)));
   }
-  return !_mm256_testz_si256(candidates, candidates);
+  return AnyLaneSet(candidates);
 }
 
 // Eight int32 or int64 as float32 if all lie in [-2^24, 2^24), where
@@ -334,7 +344,7 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadPartFloat8(const From* in) {
 // check for it once and skip making the canonical NaN when there is none.
 ONEFLOW_PROMOTE_BLOCK_INLINE bool AnyNaN(__m256 value) {
   const __m256 nan = _mm256_cmp_ps(value, value, _CMP_UNORD_Q);
-  return __builtin_expect(!_mm256_testz_ps(nan, nan), 0);
+  return __builtin_expect(AnyLaneSet(_mm256_castps_si256(nan)), 0);
 }
 
 // Eight float16 fields of a float16 NaN lane, all ones there.
@@ -865,7 +875,7 @@ ONEFLOW_PROMOTE_BLOCK_INLINE bool AnyIndefinite(__m256i lanes, __m256i more_lane
   const __m256i indefinite = _mm256_set1_epi32(std::numeric_limits<int32_t>::min());
   const __m256i found = _mm256_or_si256(_mm256_cmpeq_epi32(lanes, indefinite),
                                         _mm256_cmpeq_epi32(more_lanes, indefinite));
-  return __builtin_expect(!_mm256_testz_si256(found, found), 0);
+  return __builtin_expect(AnyLaneSet(found), 0);
 }
 
 // Sources whose every value bfloat16 holds exactly (bool goes through the
@@ -897,7 +907,7 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256i HalfToBFloat16Bits16(__m256i half) {
   const __m256i subnormal =
       _mm256_andnot_si256(_mm256_cmpeq_epi16(magnitude, _mm256_setzero_si256()), below_normal);
   const __m256i special = _mm256_or_si256(subnormal, _mm256_cmpgt_epi16(magnitude, _mm256_set1_epi16(0x7BFF)));
-  if (__builtin_expect(!_mm256_testz_si256(special, special), 0)) {
+  if (__builtin_expect(AnyLaneSet(special), 0)) {
     const __m128i low = ToBFloat16Bits8<true>(_mm256_cvtph_ps(_mm256_castsi256_si128(half)));
     const __m128i high = ToBFloat16Bits8<true>(_mm256_cvtph_ps(_mm256_extracti128_si256(half, 1)));
     return _mm256_inserti128_si256(_mm256_castsi128_si256(low), high, 1);
@@ -922,7 +932,7 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256i BFloat16ToHalfBits16(__m256i bfloat) {
   const __m256i normal = _mm256_and_si256(_mm256_cmpgt_epi16(rebiased, _mm256_set1_epi16((1 << 7) - 1)),
                                           _mm256_cmpgt_epi16(_mm256_set1_epi16(31 << 7), rebiased));
   const __m256i usual = _mm256_or_si256(normal, _mm256_cmpeq_epi16(magnitude, _mm256_setzero_si256()));
-  if (__builtin_expect(!_mm256_testc_si256(usual, _mm256_set1_epi32(-1)), 0)) {
+  if (__builtin_expect(!AllLanesSet(usual), 0)) {
     const __m128i low = ToFloat16Bits8<true>(BFloat16BitsToFloat8(_mm256_castsi256_si128(bfloat)));
     const __m128i high = ToFloat16Bits8<true>(BFloat16BitsToFloat8(_mm256_extracti128_si256(bfloat, 1)));
     return _mm256_inserti128_si256(_mm256_castsi128_si256(low), high, 1);

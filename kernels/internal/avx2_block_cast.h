@@ -1127,7 +1127,8 @@ struct BlockCast<From, bool, std::enable_if_t<std::is_integral_v<From> && sizeof
 };
 
 // Floating and complex -> int8, uint8, int16, int32 (truncate, saturate).
-// 8-bit results are made 16 at a time, so that each store is 16 bytes.
+// 8-bit results are made 16 at a time, so that each store is 16 bytes,
+// and so are bfloat16's int16 results, from one 32-byte load.
 // Each block first truncates with cvttps2dq/cvttpd2dq alone, whose only
 // wrong lanes (NaN and values past INT32_MAX) come out as INT32_MIN; the
 // rare block with an INT32_MIN lane is redone with the saturating lanes.
@@ -1173,8 +1174,19 @@ struct BlockCast<From, To,
   template <bool kStream = false>
   static int64_t Run(const From* in, To* out, int64_t n) {
     using namespace block_internal;
-    if constexpr (sizeof(To) == 1) {
+    if constexpr (sizeof(To) == 1 || (sizeof(To) == 2 && std::is_same_v<From, BFloat16>)) {
       return RunBlocks<16, false, kStream>(in, out, n, [](const From* block_in, To* block_out) {
+        // The sixteen results as 16-bit words, in order, to store or pack.
+        const auto finish = [block_out](__m128i first_words, __m128i second_words) __attribute__((always_inline)) {
+          if constexpr (sizeof(To) == 2) {
+            StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out), first_words);
+            StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out) + 1, second_words);
+          } else {
+            StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out),
+                                 std::is_same_v<To, uint8_t> ? _mm_packus_epi16(first_words, second_words)
+                                                             : _mm_packs_epi16(first_words, second_words));
+          }
+        };
         if constexpr (std::is_same_v<From, BFloat16>) {
           // bfloat16 is the high half of a float32: interleaving its bits
           // with zeros makes elements (0-3 | 8-11) and (4-7 | 12-15), which
@@ -1184,11 +1196,11 @@ struct BlockCast<From, To,
           const __m256i high = _mm256_cvttps_epi32(_mm256_castsi256_ps(_mm256_unpackhi_epi16(_mm256_setzero_si256(), bits)));
           if (!AnyIndefinite(low, high)) {
             const __m256i words = _mm256_packs_epi32(low, high);
-            const __m128i first_words = _mm256_castsi256_si128(words);
-            const __m128i second_words = _mm256_extracti128_si256(words, 1);
-            StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out),
-                             std::is_same_v<To, uint8_t> ? _mm_packus_epi16(first_words, second_words)
-                                                         : _mm_packs_epi16(first_words, second_words));
+            if constexpr (sizeof(To) == 2) {
+              StoreVector<kStream>(block_out, words);
+            } else {
+              finish(_mm256_castsi256_si128(words), _mm256_extracti128_si256(words, 1));
+            }
             return;
           }
         }
@@ -1198,11 +1210,7 @@ struct BlockCast<From, To,
           first = SaturatedLanes(block_in);
           second = SaturatedLanes(block_in + 8);
         }
-        const __m128i first_words = Words(first);
-        const __m128i second_words = Words(second);
-        const __m128i bytes = std::is_same_v<To, uint8_t> ? _mm_packus_epi16(first_words, second_words)
-                                                          : _mm_packs_epi16(first_words, second_words);
-        StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out), bytes);
+        finish(Words(first), Words(second));
       });
     } else {
       return RunBlocks<8, false, kStream>(in, out, n, [](const From* block_in, To* block_out) {

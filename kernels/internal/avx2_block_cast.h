@@ -788,18 +788,21 @@ inline constexpr bool kPrefetchesAhead =
        kIsPlainConversion<From, To> ||
        (kIsComplexSource<From> && sizeof(From) >= 8 && kIsSmallIntDest<To>)));
 
-// Whether a streaming run of a prefetching narrowing pair asks, instead,
-// for the next turn of its stream (kStreamTurnBytes ahead, which the
-// rotation reaches after a turn of each other stream) with the NTA hint,
-// which keeps the lines out of L2. Against kPrefetchAheadBytes with T0, at
-// 16M elements: +8% in geometric mean over these 41 pairs of libtorch's
-// dtypes on one thread (float64 -> uint8 +20%, float64 -> int32 +23%,
-// float32 -> uint8 +26%), +11% on two. Same-size pairs lost 2% with it on
-// one thread, and the narrowing pairs that do not prefetch (int64 -> 8- and
-// 16-bit, float64 -> float32) lost up to 29%.
+// Whether a streaming run of a narrowing pair asks for the next turn of
+// its stream (kStreamTurnBytes ahead, which the rotation reaches after a
+// turn of each other stream) with the NTA hint, which keeps the lines out
+// of L2, instead of kPrefetchesAhead's prefetch. At 16M elements, over the
+// 41 prefetching pairs of libtorch's dtypes: +8% in geometric mean on one
+// thread (float64 -> uint8 +20%, float64 -> int32 +23%, float32 -> uint8
+// +26%), +11% on two. int64 rounded to floating types, which read without
+// prefetching, gained 7-11% on one thread and 10-17% on two. Same-size
+// pairs lost 2% with it on one thread, and int64 -> 8- to 32-bit integers,
+// int32 -> 8-bit, float64 -> float32 and complex128 -> complex64 lost
+// 22-29%.
 template <typename From, typename To>
 inline constexpr bool kPrefetchesNextTurn =
-    kPrefetchesAhead<From, To> && kReadsInStreams<From, To> && sizeof(From) > sizeof(To);
+    (kPrefetchesAhead<From, To> || (std::is_same_v<From, int64_t> && !std::is_integral_v<To>)) &&
+    kReadsInStreams<From, To> && sizeof(From) > sizeof(To);
 
 // Whether a forward walk's loads would wait on the streaming stores just
 // before them. A load whose address matches an earlier, still pending

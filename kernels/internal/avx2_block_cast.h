@@ -395,13 +395,20 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m128i ToFloat16Bits8(__m256 value) {
   return _mm_blendv_epi8(half, nan, HalfNaNLanes8(half));
 }
 
-// The same for bfloat16: round the low half away (as FloatToMiniFloat).
+// Eight float32, not NaN, rounded to nearest-even bfloat16: the bits in
+// the low half of each 32-bit lane (the low half rounded away, as
+// FloatToMiniFloat does).
+ONEFLOW_PROMOTE_BLOCK_INLINE __m256i ToBFloat16Lanes8(__m256 value) {
+  const __m256i bits = _mm256_castps_si256(value);
+  const __m256i odd = _mm256_and_si256(_mm256_srli_epi32(bits, 16), _mm256_set1_epi32(1));
+  return _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(bits, _mm256_set1_epi32(0x7FFF)), odd), 16);
+}
+
+// The same for bfloat16, packed.
 template <bool kMayBeNaN>
 ONEFLOW_PROMOTE_BLOCK_INLINE __m128i ToBFloat16Bits8(__m256 value) {
   const __m256i bits = _mm256_castps_si256(value);
-  const __m256i odd = _mm256_and_si256(_mm256_srli_epi32(bits, 16), _mm256_set1_epi32(1));
-  const __m256i rounded =
-      _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(bits, _mm256_set1_epi32(0x7FFF)), odd), 16);
+  const __m256i rounded = ToBFloat16Lanes8(value);
   if constexpr (!kMayBeNaN) return PackUnsigned16(rounded);
   if (!AnyNaN(value)) return PackUnsigned16(rounded);
   const __m256i is_nan = _mm256_cmpgt_epi32(_mm256_and_si256(bits, _mm256_set1_epi32(0x7FFFFFFF)),
@@ -419,6 +426,40 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m128i ToMiniFloatBits8(__m256 value) {
     static_assert(std::is_same_v<To, BFloat16>);
     return ToBFloat16Bits8<kMayBeNaN>(value);
   }
+}
+
+// Sixteen int64 rounded to nearest-even float16 or bfloat16, as bits, if
+// all lie in [-2^24, 2^24) (as LoadSmallInt8, whose vpermq per eight this
+// leaves out: the conversions and roundings run on the low halves out of
+// order, and one shuffle of the sixteen results puts them back); false
+// (bits untouched) otherwise.
+template <typename To>
+ONEFLOW_PROMOTE_BLOCK_INLINE bool SmallInt64ToMiniFloatBits16(const int64_t* in, __m256i* bits) {
+  constexpr int64_t kLimit = int64_t{1} << 24;
+  const __m256i* p = reinterpret_cast<const __m256i*>(in);
+  const __m256i a = _mm256_loadu_si256(p), b = _mm256_loadu_si256(p + 1);
+  const __m256i c = _mm256_loadu_si256(p + 2), d = _mm256_loadu_si256(p + 3);
+  const __m256i offset = _mm256_set1_epi64x(kLimit);
+  const __m256i biased = _mm256_or_si256(_mm256_or_si256(_mm256_add_epi64(a, offset), _mm256_add_epi64(b, offset)),
+                                         _mm256_or_si256(_mm256_add_epi64(c, offset), _mm256_add_epi64(d, offset)));
+  if (!__builtin_expect(_mm256_testz_si256(biased, _mm256_set1_epi64x(-2 * kLimit)), 1)) return false;
+  const auto low_halves = [](__m256i x, __m256i y) __attribute__((always_inline)) {
+    return _mm256_cvtepi32_ps(_mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(x), _mm256_castsi256_ps(y), 0x88)));
+  };
+  const __m256 first = low_halves(a, b);   // elements 0, 1, 4, 5 | 2, 3, 6, 7
+  const __m256 second = low_halves(c, d);  // elements 8, 9, 12, 13 | 10, 11, 14, 15
+  if constexpr (std::is_same_v<To, Float16>) {
+    constexpr int kNearest = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+    // 16-bit fields 0, 1, 4, 5, 2, 3, 6, 7 | 8, 9, 12, 13, 10, 11, 14, 15.
+    const __m256i halves = _mm256_set_m128i(_mm256_cvtps_ph(second, kNearest), _mm256_cvtps_ph(first, kNearest));
+    *bits = _mm256_shuffle_epi32(halves, 0xD8);
+  } else {
+    static_assert(std::is_same_v<To, BFloat16>);
+    // 16-bit fields 0, 1, 4, 5, 8, 9, 12, 13 | 2, 3, 6, 7, 10, 11, 14, 15.
+    const __m256i packed = _mm256_packus_epi32(ToBFloat16Lanes8(first), ToBFloat16Lanes8(second));
+    *bits = _mm256_permutevar8x32_epi32(packed, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+  }
+  return true;
 }
 
 // Eight exact float32 truncated toward zero into int32 lanes: for int32,
@@ -1061,6 +1102,16 @@ struct BlockCast<From, To,
     if constexpr (sizeof(From) == 1) {
       return RunBlocks<16, kRoundsToOdd<From>, kStream>(in, out, n, [&](const From* block_in, To* block_out) {
         StoreVector<kStream>(block_out, _mm256_set_m128i(bits8(block_in + 8), bits8(block_in)));
+      });
+    } else if constexpr (std::is_same_v<From, int64_t>) {
+      // Forced inline: GCC kept this block out of line for float16.
+      return RunBlocks<16, true, kStream>(in, out, n, [&](const From* block_in, To* block_out)
+                                                          __attribute__((always_inline)) {
+        __m256i bits;
+        if (!SmallInt64ToMiniFloatBits16<To>(block_in, &bits)) {
+          bits = _mm256_set_m128i(bits8(block_in + 8), bits8(block_in));
+        }
+        StoreVector<kStream>(block_out, bits);
       });
     }
     return RunBlocks<8, kRoundsToOdd<From>, kStream>(in, out, n, [&](const From* block_in, To* block_out) {

@@ -444,7 +444,8 @@ ONEFLOW_PROMOTE_BLOCK_INLINE bool SmallInt64ToMiniFloatBits16(const int64_t* in,
                                          _mm256_or_si256(_mm256_add_epi64(c, offset), _mm256_add_epi64(d, offset)));
   if (!__builtin_expect(_mm256_testz_si256(biased, _mm256_set1_epi64x(-2 * kLimit)), 1)) return false;
   const auto low_halves = [](__m256i x, __m256i y) __attribute__((always_inline)) {
-    return _mm256_cvtepi32_ps(_mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(x), _mm256_castsi256_ps(y), 0x88)));
+    const __m256 words = _mm256_shuffle_ps(_mm256_castsi256_ps(x), _mm256_castsi256_ps(y), 0x88);
+    return _mm256_cvtepi32_ps(_mm256_castps_si256(words));
   };
   const __m256 first = low_halves(a, b);   // elements 0, 1, 4, 5 | 2, 3, 6, 7
   const __m256 second = low_halves(c, d);  // elements 8, 9, 12, 13 | 10, 11, 14, 15
@@ -757,7 +758,8 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m128i RoundToMiniFloatBits8(const From* in) {
   }
   if constexpr (kIsDoubleSource<From> && std::is_same_v<To, Float16>) {
     const __m256 rounded_to_odd = LoadFloat8RoundedToOddIfNormal<kPart>(in);
-    if (!AnyNaN(rounded_to_odd)) return _mm256_cvtps_ph(rounded_to_odd, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    constexpr int kNearest = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+    if (!AnyNaN(rounded_to_odd)) return _mm256_cvtps_ph(rounded_to_odd, kNearest);
   } else if constexpr (kRoundsToOdd<From> && std::is_same_v<To, Float16>) {
     const __m256 truncated = LoadTruncatedFloat8<kPart>(in);
     constexpr int kNearest = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;

@@ -1537,7 +1537,7 @@ struct BlockCast<From, int64_t,
   template <bool kStream = false>
   static int64_t Run(const From* in, int64_t* out, int64_t n) {
     using namespace block_internal;
-    return RunBlocks<8, false, kStream>(in, out, n, [](const From* block_in, int64_t* block_out) {
+    const auto eight = [](const From* block_in, int64_t* block_out) __attribute__((always_inline)) {
       __m256i* p = reinterpret_cast<__m256i*>(block_out);
       if constexpr (kIsExactFloatSource<From>) {
         // Values within the int32 range (all finite float16) truncate in
@@ -1557,7 +1557,38 @@ struct BlockCast<From, int64_t,
         StoreVector<kStream>(p, TruncateSaturatingInt64x4(value.low));
         StoreVector<kStream>(p + 1, TruncateSaturatingInt64x4(value.high));
       }
-    });
+    };
+    if constexpr (std::is_same_v<From, Float16> || std::is_same_v<From, BFloat16>) {
+      // Sixteen at a time from one 32-byte load, four results per store:
+      // 1.10x (float16) and 1.38x (bfloat16) on cached data, 1.14x and
+      // 1.22x at 16M elements on one thread.
+      return RunBlocks<16, false, kStream>(in, out, n, [&eight](const From* block_in, int64_t* block_out) {
+        const __m256i bits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_in));
+        const auto low = [](__m256i v) { return _mm256_castsi256_si128(v); };
+        const auto high = [](__m256i v) { return _mm256_extracti128_si256(v, 1); };
+        __m256i first, second;  // the sixteen truncated to int32
+        if constexpr (std::is_same_v<From, Float16>) {  // elements 0-7 and 8-15
+          first = _mm256_cvttps_epi32(_mm256_cvtph_ps(low(bits)));
+          second = _mm256_cvttps_epi32(_mm256_cvtph_ps(high(bits)));
+        } else {
+          // bfloat16 interleaved with zeros is float32 of elements
+          // (0-3 | 8-11) and (4-7 | 12-15).
+          first = _mm256_cvttps_epi32(_mm256_castsi256_ps(_mm256_unpacklo_epi16(_mm256_setzero_si256(), bits)));
+          second = _mm256_cvttps_epi32(_mm256_castsi256_ps(_mm256_unpackhi_epi16(_mm256_setzero_si256(), bits)));
+        }
+        if (AnyIndefinite(first, second)) {
+          eight(block_in, block_out);
+          eight(block_in + 8, block_out + 8);
+          return;
+        }
+        const __m128i quarters[4] = {low(first), std::is_same_v<From, Float16> ? high(first) : low(second),
+                                     std::is_same_v<From, Float16> ? low(second) : high(first), high(second)};
+        __m256i* p = reinterpret_cast<__m256i*>(block_out);
+        for (int i = 0; i < 4; ++i) StoreVector<kStream>(p + i, _mm256_cvtepi32_epi64(quarters[i]));
+      });
+    } else {
+      return RunBlocks<8, false, kStream>(in, out, n, eight);
+    }
   }
 };
 

@@ -304,6 +304,15 @@ TEST(CastElements, IntegerBlocksWithAndWithoutLanesPast2To24) {
   }
 }
 
+// int16 -> bfloat16 blocks take float32's high halves, unrounded, when
+// every value lies in [-256, 256); ties just past that range round.
+TEST(CastElements, Int16BlocksWithAndWithoutLanesPast256) {
+  std::mt19937_64 rng(10);
+  const std::vector<int64_t> specials = {255, 256, -256, -257, 257, 259, -259, 32767, -32768};
+  ExpectEveryDestinationEqualsOneElementAtATime(MostlySmallIntegers((int64_t{1} << 16) + 5, 10, specials, rng),
+                                                DType::kInt16);
+}
+
 // float16 <-> bfloat16 blocks (and complex32 -> bfloat16) convert in
 // 16-bit integer lanes when every lane is normal in float16 and in
 // bfloat16, or zero: values of float16's normal range, either sign, with

@@ -311,6 +311,7 @@ const AddInputs& GetAddInputs(int64_t n) {
 void BM_AddOurs(benchmark::State& state, CastPath path, bool mixed, int64_t n, bool all) {
   const AddInputs& in = GetAddInputs(n);
   Tensor out = *Tensor::Empty(DType::kFloat32, {n});
+  std::memset(out.data(), 0, n * sizeof(float));  // faulted in, as libtorch's below
   functional::OpOptions options;
   options.cast_path = path;
   options.threads = Threads(all);
@@ -325,7 +326,7 @@ void BM_AddOurs(benchmark::State& state, CastPath path, bool mixed, int64_t n, b
 void BM_AddTorch(benchmark::State& state, int64_t n, bool all) {
   const AddInputs& in = GetAddInputs(n);
   at::set_num_threads(Threads(all));
-  at::Tensor out = at::empty({n}, at::kFloat);
+  at::Tensor out = at::zeros({n}, at::kFloat);  // faulted in
   for (auto _ : state) {
     at::add_out(out, in.torch_int8s, in.torch_floats);
     benchmark::DoNotOptimize(out.data_ptr());

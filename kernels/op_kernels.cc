@@ -13,6 +13,10 @@
 #include <limits>
 #include <type_traits>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "kernels/cast.h"
@@ -134,6 +138,35 @@ TensorDims BroadcastStrides(absl::Span<const int64_t> shape, absl::Span<const in
   return strides;
 }
 
+// Copies `bytes` bytes of a block computed in L1 to `dst` with
+// non-temporal stores where dst is 16-byte aligned (ordinary ones for the
+// ends): an output too large to stay in cache then skips the read of each
+// of its lines that an ordinary store makes first. The caller fences.
+void StreamOut(const unsigned char* staged, char* dst, int64_t bytes) {
+#if defined(__SSE2__)
+  const int64_t misalignment = static_cast<int64_t>(reinterpret_cast<uintptr_t>(dst) % 16);
+  const int64_t head = std::min(bytes, misalignment == 0 ? int64_t{0} : 16 - misalignment);
+  std::memcpy(dst, staged, head);
+  int64_t at = head;
+  for (; at + 16 <= bytes; at += 16) {
+    __m128i v;
+    std::memcpy(&v, staged + at, 16);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + at), v);
+  }
+  std::memcpy(dst + at, staged + at, bytes - at);
+#else
+  std::memcpy(dst, staged, bytes);
+#endif
+}
+
+// Streaming stores are weakly ordered: fence them before the caller
+// signals that the output is written.
+void FenceStreamedStores() {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
+
 }  // namespace
 
 bool CanFuseCasts(absl::Span<const Tensor> inputs, absl::Span<const int64_t> shape) {
@@ -244,8 +277,12 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
       scalar_pointers[i] = scalar_values[i];
     }
     const auto& casts = cast_internal::BestCpuCastKernels();
+    // Outputs as large as the cast kernels stream are computed a block at a
+    // time in L1 and streamed out from there (StreamOut).
+    const bool stream = n * static_cast<int64_t>(out_size) >= cast_internal::kStreamingBytes;
     cast_internal::ParallelFor(n, kParallelGrain, threads, [&](int64_t begin, int64_t end) {
       alignas(64) unsigned char buffers[kMaxInputs][kBlock * 16];
+      alignas(64) unsigned char staged[kBlock * 16];
       const void* pointers[kMaxInputs];
       bool broadcast[kMaxInputs];
       bool zero = false;
@@ -267,8 +304,15 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
             pointers[i] = buffers[i];
           }
         }
-        block(pointers, broadcast, out_bytes + start * static_cast<int64_t>(out_size), len, zero);
+        char* block_out = out_bytes + start * static_cast<int64_t>(out_size);
+        if (stream) {
+          block(pointers, broadcast, staged, len, zero);
+          StreamOut(staged, block_out, len * static_cast<int64_t>(out_size));
+        } else {
+          block(pointers, broadcast, block_out, len, zero);
+        }
       }
+      if (stream) FenceStreamedStores();
       if (zero) zero_division = true;
     });
   } else {

@@ -10,6 +10,8 @@
 //               (--elements, default 16M) and, for a few pairs, at every
 //               size from 1K to --sweep_max (default 256M).
 //   memread/... reading alone, the bound on what a cast can move.
+//   readwrite/RATIO/...  reading RATIO bytes per byte written, with no
+//               arithmetic: what narrowing pairs are set against.
 //   add_int8_float32/...  a mixed-dtype add: casts materialized, fused, none
 //               (float32 + float32), and libtorch's at::add_out, at the same
 //               sizes.
@@ -23,6 +25,7 @@
 #include <ATen/Parallel.h>
 #include <ATen/native/TypeProperties.h>
 #include <benchmark/benchmark.h>
+#include <immintrin.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -284,6 +287,56 @@ void BM_MemRead(benchmark::State& state, int64_t bytes, bool all) {
   SetBytes(state, bytes);
 }
 
+// One block of ReadAndWrite: kRatio 32-byte loads folded into one 32-byte
+// non-temporal store.
+template <int kRatio>
+__attribute__((target("avx2"), always_inline)) inline void ReadAndWriteBlock(const char* in, char* out,
+                                                                            int64_t i) {
+  const __m256i* p = reinterpret_cast<const __m256i*>(in + i * 32 * kRatio);
+  __m256i folded = _mm256_load_si256(p);
+  for (int k = 1; k < kRatio; ++k) folded = _mm256_xor_si256(folded, _mm256_load_si256(p + k));
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + i * 32), folded);
+}
+
+// Blocks [begin, end) of BM_ReadAndWrite, read as six streams in rotation,
+// 1 KiB of each at a time: the pattern that reads fastest on one Zen 1 core
+// (kernels/internal/avx2_block_cast.h, kReadStreams).
+template <int kRatio>
+__attribute__((target("avx2"))) void ReadAndWrite(const char* in, char* out, int64_t begin, int64_t end) {
+  constexpr int64_t kStreams = 6;
+  constexpr int64_t kTurn = std::max(1024 / (32 * kRatio), 1);  // blocks
+  const int64_t part = (end - begin) / kStreams / kTurn * kTurn;
+  for (int64_t turn = 0; turn < part; turn += kTurn) {
+    for (int64_t stream = 0; stream < kStreams; ++stream) {
+      for (int64_t i = 0; i < kTurn; ++i) ReadAndWriteBlock<kRatio>(in, out, begin + stream * part + turn + i);
+    }
+  }
+  for (int64_t i = begin + kStreams * part; i < end; ++i) ReadAndWriteBlock<kRatio>(in, out, i);
+  _mm_sfence();
+}
+
+// Reads kRatio bytes for each byte it writes (with non-temporal stores) and
+// computes nothing: a streaming cast that narrows by kRatio (complex128 ->
+// uint8 by 16, int64 -> int8 by 8) without its arithmetic. Unlike memread,
+// it pays for the write stream, which slows the reads on one core; the
+// report sets each narrowing pair against the run of its ratio. It is a
+// reference, not a bound: the kernels read differently where that was
+// faster (four streams for most pairs, which beat six on two threads).
+template <int kRatio>
+void BM_ReadAndWrite(benchmark::State& state, int64_t bytes_read, bool all) {
+  const AlignedBuffer src(bytes_read);
+  const AlignedBuffer dst(bytes_read / kRatio);
+  const int threads = Threads(all);
+  for (auto _ : state) {
+    cast_internal::ParallelFor(bytes_read / (32 * kRatio), int64_t{1} << 12, threads,
+                               [&](int64_t begin, int64_t end) {
+                                 ReadAndWrite<kRatio>(src.data(), dst.data(), begin, end);
+                               });
+    benchmark::ClobberMemory();
+  }
+  SetBytes(state, bytes_read + bytes_read / kRatio);
+}
+
 // ---- a mixed-dtype add ----
 
 struct AddInputs {
@@ -387,6 +440,16 @@ std::vector<bench::RatioGoal> RegisterAll() {
   for (bool all : {false, true}) {
     Register(absl::StrCat("memread/", g_goal_elements * 8, "/", ThreadsName(all)), true, BM_MemRead,
              g_goal_elements * 8, all);
+    const auto register_read_and_write = [&](int ratio, auto benchmark) {
+      Register(absl::StrCat("readwrite/", ratio, "/", g_goal_elements * 16, "/", ThreadsName(all)), true,
+               benchmark, g_goal_elements * 16, all);
+    };
+    if (__builtin_cpu_supports("avx2")) {
+      register_read_and_write(2, BM_ReadAndWrite<2>);
+      register_read_and_write(4, BM_ReadAndWrite<4>);
+      register_read_and_write(8, BM_ReadAndWrite<8>);
+      register_read_and_write(16, BM_ReadAndWrite<16>);
+    }
     for (DType from : testing::TorchDTypes()) {
       for (DType to : testing::TorchDTypes()) {
         if (from != to) register_cast(from, to, g_goal_elements, all, true);

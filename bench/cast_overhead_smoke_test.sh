@@ -14,6 +14,10 @@ grep -q "hand-written text" "$TEST_TMPDIR/benchmarks.md" || { echo "report dropp
 grep -q "cast_overhead report" "$TEST_TMPDIR/benchmarks.md" || { echo "no report section"; exit 1; }
 grep -q "fastest of 2 repetitions" "$TEST_TMPDIR/benchmarks.md" || { echo "repetitions not folded into the fastest"; exit 1; }
 grep -q "reading alone: [0-9.]* GB/s" "$TEST_TMPDIR/benchmarks.md" || { echo "no read bound"; exit 1; }
+if grep -q avx2 /proc/cpuinfo; then
+  grep -q "references, GB/s: 2:1 [0-9.]*, 4:1 [0-9.]*, 8:1 [0-9.]*, 16:1 [0-9.]*" "$TEST_TMPDIR/benchmarks.md" ||
+    { echo "no read-and-write references"; exit 1; }
+fi
 ls "$TEST_TMPDIR"/plots/*.png >/dev/null || { echo "no plots"; exit 1; }
 # A second run replaces the section instead of appending another.
 python3 "$report" "$json" --markdown "$TEST_TMPDIR/benchmarks.md" --plots "$TEST_TMPDIR/plots"

@@ -98,6 +98,14 @@ ITEM_BYTES = {"bool": 1, "uint8": 1, "int8": 1, "int16": 2, "int32": 4, "int64":
               "complex128": 16}
 
 
+def narrowing_reference(runs, src, dst, threads):
+    """The readwrite/ run of a pair's read:write ratio, if it narrows and one was measured."""
+    f, t = ITEM_BYTES[src], ITEM_BYTES[dst]
+    if f <= t:
+        return None
+    return next((v for k, v in runs.items() if re.match(rf"^readwrite/{f // t}/\d+/{threads}$", k)), None)
+
+
 def read_bound_cell(runs, tables, n, threads):
     """How many pairs cannot reach 0.9x memcpy even if reading were all they did.
 
@@ -115,6 +123,24 @@ def read_bound_cell(runs, tables, n, threads):
         if copy and read_bw * (f + t) / f < 0.9 * copy["bytes_per_second"]:
             bounded += 1
     return f"{bounded} of {len(tables[threads])} (reading alone: {read_bw / 1e9:.1f} GB/s)"
+
+
+def reference_cell(runs, tables, threads):
+    """Narrowing pairs' throughput as a fraction of their ratio's readwrite/ reference."""
+    fractions = []
+    for (src, dst), (gbs, _, _) in tables[threads].items():
+        reference = narrowing_reference(runs, src, dst, threads)
+        if reference and reference["bytes_per_second"]:
+            fractions.append((gbs * 1e9 / reference["bytes_per_second"], f"{src} → {dst}"))
+    if not fractions:
+        return "not measured"
+    references = ", ".join(
+        f"{r}:1 {v['bytes_per_second'] / 1e9:.1f}"
+        for r, v in sorted((int(k.split("/")[1]), v) for k, v in runs.items()
+                           if re.match(rf"^readwrite/\d+/\d+/{threads}$", k)))
+    worst = min(fractions)
+    return (f"median {statistics.median(f for f, _ in fractions):.2f}, worst {worst[0]:.2f} ({worst[1]}) "
+            f"of {len(fractions)} (references, GB/s: {references})")
 
 
 def summarize(values, goal):
@@ -284,6 +310,8 @@ def build_section(context, runs, plots_dir, markdown_dir, gpu_json, gpu_binary_j
     lines.append(f"| 3 | (bound) pairs whose reads alone keep them under 0.9x memcpy | "
                  f"{read_bound_cell(runs, tables, goal_n, THREADS[0])} | "
                  f"{read_bound_cell(runs, tables, goal_n, THREADS[1])} |")
+    lines.append(f"| 3 | (reference) narrowing pairs against reading and writing in their ratio with no arithmetic | "
+                 f"{reference_cell(runs, tables, THREADS[0])} | {reference_cell(runs, tables, THREADS[1])} |")
     for goal, baseline in ((1.5, "materialized"), (1.3, "libtorch")):
         cells = [fmt_ratio(ratio(runs, f"add_int8_float32/fused/{goal_n}/{t}",
                                  f"add_int8_float32/{baseline}/{goal_n}/{t}"), goal) for t in THREADS]

@@ -37,7 +37,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "bench/ratio_reporter.h"
 #include "kernels/cast.h"
@@ -56,19 +55,6 @@ using functional::CastPath;
 
 int64_t g_goal_elements = int64_t{16} << 20;
 int64_t g_sweep_max = int64_t{256} << 20;
-// --goal_repetitions=N: how many times each benchmark that a goal or a
-// reference row compares runs; 0 leaves them at --benchmark_repetitions.
-// Single repetitions of one memory-bound benchmark spread by up to 20% on a
-// shared machine, more than the margin of the closest goals, while the
-// sweep's plots need no more than a few; the fastest of more repetitions
-// is a steadier estimate of an undisturbed run, on both sides of a ratio.
-int64_t g_goal_repetitions = 0;
-
-// Every registered benchmark by the name Register returns.
-std::map<std::string, benchmark::internal::Benchmark*>& Registered() {
-  static auto* registered = new std::map<std::string, benchmark::internal::Benchmark*>;
-  return *registered;
-}
 
 // The pairs swept over sizes: a widening from 1 byte, the two narrowings to
 // 16-bit floats that frontends do most, a narrowing float, a widening int.
@@ -408,26 +394,9 @@ void BM_AddTorch(benchmark::State& state, int64_t n, bool all) {
 template <typename... Args>
 std::string Register(const std::string& name, bool real_time, Args&&... args) {
   auto* b = benchmark::RegisterBenchmark(name.c_str(), std::forward<Args>(args)...);
-  if (real_time) b->UseRealTime()->Unit(benchmark::kMillisecond);
-  const std::string reported = real_time ? name + "/real_time" : name;
-  Registered()[reported] = b;
-  return reported;
-}
-
-// Gives the benchmarks that `goals` and the reference rows (memread/,
-// readwrite/) compare --goal_repetitions repetitions.
-void RepeatCompared(const std::vector<bench::RatioGoal>& goals) {
-  if (g_goal_repetitions <= 0) return;
-  for (const auto& [name, benchmark] : Registered()) {
-    if (absl::StartsWith(name, "memread/") || absl::StartsWith(name, "readwrite/")) {
-      benchmark->Repetitions(static_cast<int>(g_goal_repetitions));
-    }
-  }
-  for (const bench::RatioGoal& goal : goals) {
-    for (const std::string* name : {&goal.ours, &goal.baseline}) {
-      Registered().at(*name)->Repetitions(static_cast<int>(g_goal_repetitions));
-    }
-  }
+  if (!real_time) return name;
+  b->UseRealTime()->Unit(benchmark::kMillisecond);
+  return name + "/real_time";
 }
 
 std::vector<bench::RatioGoal> RegisterAll() {
@@ -516,7 +485,6 @@ std::vector<bench::RatioGoal> RegisterAll() {
       }
     }
   }
-  RepeatCompared(goals);
   return goals;
 }
 
@@ -527,7 +495,6 @@ int main(int argc, char** argv) {
   using namespace oneflow_promote;
   g_goal_elements = bench::Int64Flag(argc, argv, "--elements=", g_goal_elements);
   g_sweep_max = bench::Int64Flag(argc, argv, "--sweep_max=", g_sweep_max);
-  g_goal_repetitions = bench::Int64Flag(argc, argv, "--goal_repetitions=", g_goal_repetitions);
   return bench::RunWithRatios(
       argc, argv, RegisterAll,
       absl::StrCat("goal size ", g_goal_elements, " elements, sweep 1024 to ", g_sweep_max,

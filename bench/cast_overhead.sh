@@ -18,13 +18,11 @@ workspace="${BUILD_WORKSPACE_DIRECTORY:-$PWD}"
 python3 -c "import matplotlib" 2>/dev/null || python3 -m pip install -q matplotlib
 mkdir -p "$workspace/docs/data"
 json="$workspace/docs/data/cast_overhead.json"
-# Repetitions in random order, each benchmark reported by its fastest: on a
-# shared machine other tenants slow memory-bound runs by up to half for
+# Three repetitions in random order, each benchmark reported by its fastest:
+# on a shared machine other tenants slow memory-bound runs by up to half for
 # minutes at a time; interleaving spreads such a spell over many benchmarks,
-# and the fastest repetition is the least disturbed. Five for what the goals
-# compare, whose single repetitions spread wider than the closest goals'
-# margins; three for the size sweeps, which only make the plots.
-"$benchmark" --benchmark_min_time=0.05 --benchmark_repetitions=3 --goal_repetitions=5 \
+# and the fastest repetition is the least disturbed.
+"$benchmark" --benchmark_min_time=0.05 --benchmark_repetitions=3 \
   --benchmark_enable_random_interleaving=true --benchmark_out="$json" \
   --benchmark_out_format=json "$@"
 gpu=()

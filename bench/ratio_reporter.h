@@ -32,7 +32,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& run : runs) {
       if (run.run_type == Run::RT_Iteration) {
-        seconds_[WithoutRepeats(run.benchmark_name())].push_back(
+        seconds_[run.benchmark_name()].push_back(
             run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit));
       }
     }
@@ -64,15 +64,6 @@ class RatioReporter : public benchmark::ConsoleReporter {
   }
 
  private:
-  // `name` without the "/repeats:N" that Google Benchmark inserts for a
-  // benchmark given its own repetition count, so that a goal names the
-  // benchmark whatever its repetitions.
-  static std::string WithoutRepeats(std::string name) {
-    const size_t begin = name.find("/repeats:");
-    if (begin != std::string::npos) name.erase(begin, name.find('/', begin + 1) - begin);
-    return name;
-  }
-
   // The fastest of a benchmark's repetitions (--benchmark_repetitions): on a
   // shared machine other tenants only ever slow a repetition down, by up to
   // half for memory-bound casts, so the fastest is the least disturbed.

@@ -35,8 +35,7 @@ def load(path):
     for b in data["benchmarks"]:
         if b.get("run_type", "iteration") != "iteration":
             continue
-        # "/repeats:N" marks a benchmark given its own count (--goal_repetitions).
-        name = re.sub(r"/real_time$", "", re.sub(r"/repeats:\d+", "", b["name"]))
+        name = re.sub(r"/real_time$", "", b["name"])
         repetitions.setdefault(name, []).append(b)
     runs = {}
     for name, reps in repetitions.items():
@@ -286,16 +285,7 @@ def build_section(context, runs, plots_dir, markdown_dir, gpu_json, gpu_binary_j
     goal_n = max(pair_counts, key=pair_counts.get) if pair_counts else 0
     tables = cast_tables(runs, goal_n)
 
-    counts = sorted({r["repetitions"] for r in runs.values()}) or [1]
-
-    def fastest_of(count):
-        return f"the fastest of {count} repetition{'s' if count != 1 else ''}"
-
-    # --goal_repetitions gives the benchmarks that goals compare more repetitions than the sweeps.
-    repetitions = fastest_of(counts[-1])
-    if len(counts) > 1:
-        repetitions += (f" for the benchmarks that the goals and references compare "
-                        f"({', '.join(str(c) for c in counts[:-1])} in the size sweeps)")
+    repetitions = max((r["repetitions"] for r in runs.values()), default=1)
 
     def ns(name):
         return f"{runs[name]['seconds'] * 1e9:.1f} ns" if name in runs else "not measured"
@@ -305,7 +295,8 @@ def build_section(context, runs, plots_dir, markdown_dir, gpu_json, gpu_binary_j
                  f"{context.get('num_cpus', '?')} hardware threads (host {context.get('host_name', '?')}); "
                  f"goal size {goal_n:,} elements; casts and adds swept from {cast_sizes[0]:,} to "
                  f"{cast_sizes[-1]:,} elements. Ratios are time(baseline) / time(ours), measured in "
-                 f"the same run; each time is {repetitions}, run in random order across benchmarks.")
+                 f"the same run; each time is the fastest of {repetitions} repetition"
+                 f"{'s' if repetitions != 1 else ''}, run in random order across benchmarks.")
     lines += ["", "### Goals", "", "| issue | goal | 1 thread | all threads |", "|---|---|---|---|"]
     for count in (2, 3):
         r = ratio(runs, f"decide/ResultType/ours/{count}", f"decide/ResultType/libtorch/{count}")

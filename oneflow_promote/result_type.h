@@ -35,31 +35,33 @@ class Operand {
   // A tensor; ndim == 0 is a 0-d tensor, which PyTorch ranks below tensors
   // with dimensions.
   [[nodiscard]] static constexpr Operand Tensor(DType dtype, int64_t ndim) {
-    const uint8_t code = IsValid(dtype) ? static_cast<uint8_t>(Index(dtype)) : kFailedCode;
-    return ndim == 0 ? Operand(Kind::kTensor, dtype, ndim, 0, 0, 0, {kEmptyCode, code, kEmptyCode,
-                                                                     kEmptyCode})
-                     : Operand(Kind::kTensor, dtype, ndim, 0, 0, 0, {code, kEmptyCode, kEmptyCode,
-                                                                     kEmptyCode});
+    namespace tb = internal_torch_buckets;
+    const uint8_t code = IsValid(dtype) ? tb::Code(dtype) : tb::kFailed;
+    const uint64_t word =
+        tb::Word(ndim == 0 ? tb::Bucket::kZeroDim : tb::Bucket::kDimensioned, code);
+    return Operand(Kind::kTensor, dtype, ndim, 0, 0, 0, {word, word});
   }
   [[nodiscard]] static constexpr Operand PyBool(bool value) {
-    constexpr uint8_t kBoolCode = Index(DType::kBool);
-    return Operand(Kind::kPyBool, DType::kBool, 0, value ? 1 : 0, 0, 0, ScalarCodes(kBoolCode, kBoolCode));
+    return Operand(Kind::kPyBool, DType::kBool, 0, value ? 1 : 0, 0, 0,
+                   ScalarWords(DType::kBool, DType::kBool));
   }
   // Python ints are unbounded; this holds the 128-bit range, which covers
   // every integer dtype (uint64's max included) and a margin past it.
   [[nodiscard]] static constexpr Operand PyInt(absl::int128 value) {
     const bool fits = value >= std::numeric_limits<int64_t>::min() &&
                       value <= std::numeric_limits<int64_t>::max();
-    const uint8_t code = fits ? static_cast<uint8_t>(Index(DType::kInt64)) : kFailedCode;
-    return Operand(Kind::kPyInt, DType::kInt64, 0, value, 0, 0, ScalarCodes(code, code));
+    namespace tb = internal_torch_buckets;
+    const uint64_t word =
+        tb::Word(tb::Bucket::kScalar, fits ? tb::Code(DType::kInt64) : tb::kFailed);
+    return Operand(Kind::kPyInt, DType::kInt64, 0, value, 0, 0, {word, word});
   }
   [[nodiscard]] static constexpr Operand PyFloat(double value) {
     return Operand(Kind::kPyFloat, DType::kFloat64, 0, 0, value, 0,
-                   ScalarCodes(Index(DType::kFloat32), Index(DType::kFloat64)));
+                   ScalarWords(DType::kFloat32, DType::kFloat64));
   }
   [[nodiscard]] static constexpr Operand PyComplex(std::complex<double> value) {
     return Operand(Kind::kPyComplex, DType::kComplex128, 0, 0, value.real(), value.imag(),
-                   ScalarCodes(Index(DType::kComplex64), Index(DType::kComplex128)));
+                   ScalarWords(DType::kComplex64, DType::kComplex128));
   }
 
   [[nodiscard]] constexpr Kind kind() const { return kind_; }
@@ -81,32 +83,29 @@ class Operand {
   // "Python int 300".
   [[nodiscard]] std::string Describe() const;
 
-  // What the operand brings to each of PyTorch's buckets: its dtype's index
-  // for the bucket it falls in (kFailedCode for an invalid dtype or an int
-  // beyond int64), kEmptyCode (the join's identity) for the two others.
-  // Derived once here because ResultType, on every op's hot path, then folds
-  // with table lookups only: no branch, no store.
-  static constexpr uint8_t kEmptyCode = kNumDTypes;
-  static constexpr uint8_t kFailedCode = kNumDTypes + 1;
-  [[nodiscard]] constexpr uint8_t torch_dimensioned_code() const { return torch_codes_[0]; }
-  [[nodiscard]] constexpr uint8_t torch_zero_dim_code() const { return torch_codes_[1]; }
-  [[nodiscard]] constexpr uint8_t torch_scalar_code(bool float64_default) const {
-    return torch_codes_[float64_default ? 3 : 2];
+  // What the operand brings to PyTorch's three buckets, as one word of
+  // internal_torch_buckets: the upper set of its dtype in the bucket it falls
+  // in, the identity in the two others. Derived once here because ResultType,
+  // on every op's hot path, then folds a list with one AND per operand.
+  [[nodiscard]] constexpr uint64_t torch_fold_word(bool float64_default) const {
+    return torch_words_.words[float64_default ? 1 : 0];
   }
 
  private:
-  struct TorchCodes {
-    uint8_t codes[4];  // dimensioned, 0-d, scalar with float32 default, with float64
+  struct TorchWords {
+    uint64_t words[2];  // with the float32 default dtype, with float64
   };
-  static constexpr TorchCodes ScalarCodes(uint8_t float32_default, uint8_t float64_default) {
-    return {{kEmptyCode, kEmptyCode, float32_default, float64_default}};
+  static constexpr TorchWords ScalarWords(DType float32_default, DType float64_default) {
+    namespace tb = internal_torch_buckets;
+    return {{tb::Word(tb::Bucket::kScalar, tb::Code(float32_default)),
+             tb::Word(tb::Bucket::kScalar, tb::Code(float64_default))}};
   }
 
   constexpr Operand(Kind kind, DType dtype, int64_t ndim, absl::int128 int_value, double real,
-                    double imag, TorchCodes torch)
+                    double imag, TorchWords torch)
       : kind_(kind),
         dtype_(dtype),
-        torch_codes_{torch.codes[0], torch.codes[1], torch.codes[2], torch.codes[3]},
+        torch_words_(torch),
         ndim_(ndim),
         int_(int_value),
         real_(real),
@@ -114,7 +113,7 @@ class Operand {
 
   Kind kind_;
   DType dtype_;
-  uint8_t torch_codes_[4];
+  TorchWords torch_words_;
   int64_t ndim_;
   absl::int128 int_;
   double real_;
@@ -151,30 +150,25 @@ struct PromotionOptions {
 
 namespace internal_result_type {
 
-// PyTorch's rules folded through the derived tables of torch_buckets.h:
-// three joins per operand and two combines, loads only, no branch per
-// rule. Returns kFailed where the detailed path must find (and word) an
-// error. Inline, with ResultType's fast path, because a functor calls it
-// on every op: out of line, the call and the StatusOr return cost more
-// than the fold.
-[[nodiscard]] inline uint8_t FoldTorchCodes(absl::Span<const Operand> operands,
-                                            const PromotionOptions& options) {
+// PyTorch's rules folded through internal_torch_buckets: one AND per
+// operand, then a lowest-bit scan per bucket and two combine lookups; no
+// branch per rule. Returns a bucket code, kFailed where the detailed path
+// must find (and word) an error or apply PyTorch's float8 and uint16/32/64
+// guards. Inline, with ResultType's fast path, because a functor calls it on
+// every op: out of line, the call and the StatusOr return cost more than the
+// fold.
+[[nodiscard]] inline uint8_t FoldTorchBuckets(absl::Span<const Operand> operands,
+                                              const PromotionOptions& options) {
   namespace tb = internal_torch_buckets;
-  static_assert(Operand::kFailedCode == tb::kFailed && Operand::kEmptyCode == tb::kEmpty);
   const bool float64_default = options.default_dtype == DType::kFloat64;
   if (operands.empty() || (!float64_default && options.default_dtype != DType::kFloat32)) {
     return tb::kFailed;
   }
-  // The first operand needs no join: kEmpty is the join's identity.
-  const Operand& first = operands.front();
-  uint8_t dimensioned = first.torch_dimensioned_code();
-  uint8_t zero_dim = first.torch_zero_dim_code();
-  uint8_t scalar = first.torch_scalar_code(float64_default);
-  for (const Operand& op : operands.subspan(1)) {
-    dimensioned = tb::kJoin[dimensioned][op.torch_dimensioned_code()];
-    zero_dim = tb::kJoin[zero_dim][op.torch_zero_dim_code()];
-    scalar = tb::kJoin[scalar][op.torch_scalar_code(float64_default)];
-  }
+  uint64_t word = operands.front().torch_fold_word(float64_default);
+  for (const Operand& op : operands.subspan(1)) word &= op.torch_fold_word(float64_default);
+  const int dimensioned = tb::Decode(word, tb::Bucket::kDimensioned);
+  const int zero_dim = tb::Decode(word, tb::Bucket::kZeroDim);
+  const int scalar = tb::Decode(word, tb::Bucket::kScalar);
   return tb::kCombine[dimensioned][tb::kCombine[zero_dim][scalar]];
 }
 
@@ -188,8 +182,10 @@ namespace internal_result_type {
 inline absl::StatusOr<DType> ResultType(absl::Span<const Operand> operands, Policy policy,
                                         const PromotionOptions& options) {
   if (policy == Policy::kTorch) {
-    const uint8_t code = internal_result_type::FoldTorchCodes(operands, options);
-    if (ABSL_PREDICT_TRUE(code < kNumDTypes)) return static_cast<DType>(code);
+    const uint8_t code = internal_result_type::FoldTorchBuckets(operands, options);
+    if (ABSL_PREDICT_TRUE(internal_torch_buckets::IsDTypeCode(code))) {
+      return internal_torch_buckets::DTypeOf(code);
+    }
   }
   return internal_result_type::DetailedResultType(operands, policy, options);
 }

@@ -5,7 +5,10 @@
 #include "oneflow_promote/result_type.h"
 
 #include <limits>
+#include <string>
+#include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 
 namespace oneflow_promote {
@@ -74,6 +77,59 @@ TEST(ResultType, ArrayApiRangeErrorNamesOperandAndBounds) {
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("operand 2 (Python int 300)"), std::string::npos);
   EXPECT_NE(r.status().message().find("-128 to 127"), std::string::npos);
+}
+
+// PyTorch folds operands left to right through promoteTypes, whose uint16/32/64
+// guard makes the order matter: bool then uint16 is already an error, while
+// float32 then bool then uint16 stays float32 (semantics.md, section 2). The
+// fast path's set intersection is order-free, so it must hand these lists on.
+TEST(ResultType, GuardedDTypesFoldLeftToRightAsPyTorch) {
+  EXPECT_FALSE(Torch({T(DType::kBool), T(DType::kUInt16), T(DType::kFloat32)}).ok());
+  EXPECT_EQ(*Torch({T(DType::kFloat32), T(DType::kBool), T(DType::kUInt16)}), DType::kFloat32);
+  EXPECT_EQ(*Torch({T(DType::kUInt16), T(DType::kUInt16)}), DType::kUInt16);
+  EXPECT_EQ(*Torch({T(DType::kUInt32), Operand::PyFloat(1.5)}), DType::kFloat32);
+  EXPECT_FALSE(Torch({T(DType::kFloat8E5M2), T(DType::kFloat16)}).ok());
+  EXPECT_EQ(*Torch({T(DType::kFloat8E4M3FN), Z(DType::kFloat8E4M3FN)}), DType::kFloat8E4M3FN);
+}
+
+// ResultType folds through bit sets and tables; ExplainResultType walks the
+// buckets with PromoteTypes one operand at a time. Every list of one to three
+// operands over all 18 dtypes (where libtorch 1.13 cannot be asked about
+// float8 and uint16/32/64), under both default dtypes, must get one answer.
+TEST(ResultType, FastPathAgreesWithTheStepByStepPathOnEveryDType) {
+  std::vector<Operand> pool = {Operand::PyBool(true), Operand::PyInt(3),
+                               Operand::PyInt(absl::int128(1) << 70), Operand::PyFloat(0.5),
+                               Operand::PyComplex({0, 1})};
+  for (DType d : kAllDTypes) {
+    pool.push_back(T(d));
+    pool.push_back(Z(d));
+  }
+  int64_t compared = 0;
+  for (DType default_dtype : {DType::kFloat32, DType::kFloat64}) {
+    const PromotionOptions options{default_dtype};
+    std::vector<Operand> ops;
+    const auto compare = [&] {
+      const absl::StatusOr<DType> fast = ResultType(ops, Policy::kTorch, options);
+      const std::string explained = ExplainResultType(ops, Policy::kTorch, options);
+      ASSERT_EQ(fast.ok() ? absl::StrCat("result: ", Name(*fast))
+                          : absl::StrCat("error: ", fast.status().message()),
+                explained.substr(explained.rfind('\n') + 1));
+      ++compared;
+    };
+    for (const Operand& a : pool) {
+      ops = {a};
+      compare();
+      for (const Operand& b : pool) {
+        ops = {a, b};
+        compare();
+        for (const Operand& c : pool) {
+          ops = {a, b, c};
+          compare();
+        }
+      }
+    }
+  }
+  EXPECT_EQ(compared, 2 * (41 + 41 * 41 + 41 * 41 * 41));
 }
 
 TEST(ExplainResultType, ShowsBucketsJoinsAndResult) {

@@ -166,36 +166,18 @@ void BM_TorchResultTypeSameDType(benchmark::State& state) {
 
 // ---- casts ----
 
-// A buffer of realistic values of `dtype`: uniform in [-100, 100) converted
-// by the library (bool: half true), so no side meets denormals or NaNs.
-std::shared_ptr<std::vector<char>> Source(DType dtype, int64_t n) {
-  static std::map<DType, std::shared_ptr<std::vector<char>>> cache;
-  auto& slot = cache[dtype];
-  if (slot && static_cast<int64_t>(slot->size()) >= n * static_cast<int64_t>(ItemSize(dtype))) {
-    return slot;
-  }
-  std::vector<double> values(n);
-  std::mt19937_64 rng(5);
-  std::uniform_real_distribution<double> uniform(-100, 100);
-  for (double& v : values) v = uniform(rng);
-  slot = std::make_shared<std::vector<char>>(n * ItemSize(dtype));
-  if (!CastElements(values.data(), DType::kFloat64, slot->data(), dtype, n).ok()) std::abort();
-  return slot;
-}
-
-void SetBytes(benchmark::State& state, int64_t bytes_per_iteration) {
-  state.SetBytesProcessed(state.iterations() * bytes_per_iteration);
-}
-
-// A destination aligned as libtorch's CPU allocator aligns at::empty's (64
-// bytes), so that both sides store to equally aligned memory; a large
-// std::vector<char> starts 16 bytes into a page, which splits a 32-byte
-// store across cache lines every other time. It is written once before
-// timing, so that no timed iteration takes the page faults.
+// Memory aligned as libtorch's CPU allocator (and OneFlow's) aligns
+// tensors, to 64 bytes: sources, destinations and memcpy's buffers, on both
+// sides. A large std::vector<char> starts 16 bytes into a page, which
+// splits every other 32-byte access across cache lines, and a kernel
+// tuned on such sources can read 64-byte aligned ones slower (int64 ->
+// bool did: kernels/internal/avx2_block_cast.h, LoadInOrder). It is
+// written once before timing, so that no timed iteration takes the page
+// faults.
 class AlignedBuffer {
  public:
   explicit AlignedBuffer(int64_t bytes)
-      : data_(static_cast<char*>(std::aligned_alloc(kAlignment, RoundUp(bytes)))) {
+      : data_(static_cast<char*>(std::aligned_alloc(kAlignment, RoundUp(bytes)))), size_(bytes) {
     if (data_ == nullptr) std::abort();
     std::memset(data_, 0, RoundUp(bytes));
   }
@@ -203,6 +185,7 @@ class AlignedBuffer {
   AlignedBuffer(const AlignedBuffer&) = delete;
   AlignedBuffer& operator=(const AlignedBuffer&) = delete;
   char* data() const { return data_; }
+  int64_t size() const { return size_; }
 
  private:
   static constexpr int64_t kAlignment = 64;
@@ -210,7 +193,29 @@ class AlignedBuffer {
     return std::max<int64_t>(kAlignment, (bytes + kAlignment - 1) / kAlignment * kAlignment);
   }
   char* data_;
+  int64_t size_;
 };
+
+// A buffer of realistic values of `dtype`: uniform in [-100, 100) converted
+// by the library (bool: half true), so no side meets denormals or NaNs.
+std::shared_ptr<AlignedBuffer> Source(DType dtype, int64_t n) {
+  static std::map<DType, std::shared_ptr<AlignedBuffer>> cache;
+  auto& slot = cache[dtype];
+  if (slot && slot->size() >= n * static_cast<int64_t>(ItemSize(dtype))) {
+    return slot;
+  }
+  std::vector<double> values(n);
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> uniform(-100, 100);
+  for (double& v : values) v = uniform(rng);
+  slot = std::make_shared<AlignedBuffer>(n * ItemSize(dtype));
+  if (!CastElements(values.data(), DType::kFloat64, slot->data(), dtype, n).ok()) std::abort();
+  return slot;
+}
+
+void SetBytes(benchmark::State& state, int64_t bytes_per_iteration) {
+  state.SetBytesProcessed(state.iterations() * bytes_per_iteration);
+}
 
 void BM_CastOurs(benchmark::State& state, DType from, DType to, int64_t n, bool all) {
   const auto src = Source(from, n);
@@ -239,7 +244,7 @@ void BM_CastTorch(benchmark::State& state, DType from, DType to, int64_t n, bool
 // Copies bytes_moved / 2 bytes (so as many bytes are read plus written).
 void BM_Memcpy(benchmark::State& state, int64_t bytes_moved, bool all) {
   const int64_t bytes = bytes_moved / 2;
-  std::vector<char> src(bytes, 1), dst(bytes);
+  const AlignedBuffer src(bytes), dst(bytes);
   const int threads = Threads(all);
   for (auto _ : state) {
     cast_internal::ParallelFor(bytes, int64_t{1} << 20, threads, [&](int64_t b, int64_t e) {

@@ -1,7 +1,8 @@
 // CUDA kernels of the functional frontend's elementwise ops: one grid-stride
 // kernel template over (op, compute storage type), with the element
 // functions of op_math.h, reading broadcast operands by strides and
-// converting inputs of other dtypes as it reads them (fused casts).
+// converting inputs of other dtypes as it reads them (fused casts, with the
+// cast kernels' DeviceConvert).
 
 #include <cuda_runtime.h>
 
@@ -10,12 +11,17 @@
 #include <vector>
 
 #include "kernels/internal/cuda_ops.h"
+#include "kernels/internal/cuda_pack.h"
 #include "kernels/internal/op_math.h"
 
 namespace oneflow_promote::cuda_ops_internal {
 namespace {
 
 using cast_internal::CudaResult;
+using cast_internal::DeviceConvert;
+using cast_internal::LoadPack;
+using cast_internal::Pack;
+using cast_internal::StorePack;
 using functional::Op;
 using namespace op_math;  // NOLINT: the element functions
 
@@ -32,7 +38,24 @@ __device__ __forceinline__ T Element(const CudaOperand& operand, DType needed, i
   if (operand.dtype == needed) return static_cast<const T*>(operand.data)[offset];
   return VisitDType(operand.dtype, [&](auto tag) {
     using From = typename decltype(tag)::type;
-    return Convert<T>(static_cast<const From*>(operand.data)[offset]);
+    return DeviceConvert<T>(static_cast<const From*>(operand.data)[offset]);
+  });
+}
+
+// Elements first .. first + N - 1 as T, as Element reads them, in whole
+// vector accesses (the host checked the alignment: PacksAligned).
+template <typename T, int N>
+__device__ __forceinline__ void LoadElements(const CudaOperand& operand, int64_t first, T (&values)[N]) {
+  if (operand.data == nullptr) {
+#pragma unroll
+    for (int k = 0; k < N; ++k) values[k] = *reinterpret_cast<const T*>(operand.value);
+    return;
+  }
+  VisitDType(operand.dtype, [&](auto tag) {
+    using From = typename decltype(tag)::type;
+    const Pack<From, N> pack = LoadPack<From, N>(static_cast<const From*>(operand.data) + first, true);
+#pragma unroll
+    for (int k = 0; k < N; ++k) values[k] = DeviceConvert<T>(pack.values[k]);
   });
 }
 
@@ -44,18 +67,30 @@ struct Operands {
   T values[2] = {};
 };
 
-// Elements each thread reads before storing any, on the contiguous path:
+// Elements each thread reads before storing any, on the contiguous walks:
 // outputs may alias inputs (in place), so the compiler cannot move a load
 // above an earlier store by itself, and one element at a time left too few
 // loads in flight.
 inline constexpr int kElementsPerThread = 4;
 
-// `contiguous`: every input is a scalar or read at the output's own index,
-// which skips the per-dimension division (it held float32 + float32 to
-// 0.68x of torch.add's throughput on an H100) and reads kElementsPerThread
-// elements per thread before storing.
+// How a launch walks the elements (ChooseWalk).
+enum class Walk {
+  // Inputs at their own strides: each element's offsets by per-dimension
+  // division.
+  kStrided,
+  // Every input a scalar or read at the output's own index, which skips the
+  // division (it held float32 + float32 to 0.68x of torch.add's throughput
+  // on an H100): kElementsPerThread elements a thread, blockDim apart.
+  kContiguous,
+  // kContiguous with every pointer aligned for whole packs: each thread
+  // moves kElementsPerThread consecutive elements of each operand in vector
+  // accesses, which 1- and 2-byte operands need (a warp's 1-byte loads
+  // fetch 32 bytes an instruction).
+  kPacked,
+};
+
 template <Op kOp, typename T>
-__global__ void ElementwiseKernel(CudaElementwiseArgs args, bool contiguous, int* zero_flag) {
+__global__ void ElementwiseKernel(CudaElementwiseArgs args, Walk walk, int* zero_flag) {
   using M = typename Math<T>::type;
   constexpr bool kWhere = kOp == Op::kWhere;
   constexpr bool kUnary = kOp == Op::kNeg || kOp == Op::kAbs || kOp == Op::kSqrt;
@@ -75,22 +110,57 @@ __global__ void ElementwiseKernel(CudaElementwiseArgs args, bool contiguous, int
     }
     return operands;
   };
-  const auto store = [&](int64_t i, const Operands<T>& operands) {
+  // The result element, in the op's result storage type.
+  const auto result = [&](const Operands<T>& operands) {
     if constexpr (kWhere) {
-      static_cast<T*>(args.out)[i] = operands.condition ? operands.values[0] : operands.values[1];
+      return operands.condition ? operands.values[0] : operands.values[1];
     } else if constexpr (kUnary) {
       using R = decltype(Unary<kOp, M>(M()));
-      using S = ResultStorage<T, R>;
-      static_cast<S*>(args.out)[i] =
-          StoreAs<S>(Unary<kOp, M>(Math<T>::Load(operands.values[0])));
+      return StoreAs<ResultStorage<T, R>>(Unary<kOp, M>(Math<T>::Load(operands.values[0])));
     } else {
       using R = decltype(Binary<kOp, T>(M(), M(), zero));
-      using S = ResultStorage<T, R>;
-      static_cast<S*>(args.out)[i] = StoreAs<S>(Binary<kOp, T>(
+      return StoreAs<ResultStorage<T, R>>(Binary<kOp, T>(
           Math<T>::Load(operands.values[0]), Math<T>::Load(operands.values[1]), zero));
     }
   };
-  if (contiguous) {
+  using S = decltype(result(Operands<T>()));
+  S* const out = static_cast<S*>(args.out);
+  const auto at_own_index = [&](int64_t i) {
+    int64_t offsets[kInputs];
+#pragma unroll
+    for (int n = 0; n < kInputs; ++n) offsets[n] = i;
+    return load(offsets);
+  };
+  const int64_t thread = int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  const int64_t num_threads = int64_t{gridDim.x} * blockDim.x;
+  if (walk == Walk::kPacked) {
+    constexpr int N = kElementsPerThread;
+    const int64_t packs = args.numel / N;
+    for (int64_t pack = thread; pack < packs; pack += num_threads) {
+      const int64_t first = pack * N;
+      Operands<T> operands[N];
+      if constexpr (kWhere) {
+        bool conditions[N];
+        LoadElements(args.inputs[0], first, conditions);
+#pragma unroll
+        for (int k = 0; k < N; ++k) operands[k].condition = conditions[k];
+      }
+#pragma unroll
+      for (int v = 0; v < kValues; ++v) {
+        T values[N];
+        LoadElements(args.inputs[kFirstValue + v], first, values);
+#pragma unroll
+        for (int k = 0; k < N; ++k) operands[k].values[v] = values[k];
+      }
+      Pack<S, N> results;
+#pragma unroll
+      for (int k = 0; k < N; ++k) results.values[k] = result(operands[k]);
+      StorePack<S, N>(out + first, results, true);
+    }
+    // The last numel % N elements, one a thread.
+    const int64_t i = packs * N + thread;
+    if (i < args.numel) out[i] = result(at_own_index(i));
+  } else if (walk == Walk::kContiguous) {
     const int64_t tile = int64_t{blockDim.x} * kElementsPerThread;
     for (int64_t base = int64_t{blockIdx.x} * tile; base < args.numel;
          base += int64_t{gridDim.x} * tile) {
@@ -98,21 +168,16 @@ __global__ void ElementwiseKernel(CudaElementwiseArgs args, bool contiguous, int
 #pragma unroll
       for (int k = 0; k < kElementsPerThread; ++k) {
         const int64_t i = base + int64_t{k} * blockDim.x + threadIdx.x;
-        if (i >= args.numel) continue;
-        int64_t offsets[kInputs];
-#pragma unroll
-        for (int n = 0; n < kInputs; ++n) offsets[n] = i;
-        operands[k] = load(offsets);
+        if (i < args.numel) operands[k] = at_own_index(i);
       }
 #pragma unroll
       for (int k = 0; k < kElementsPerThread; ++k) {
         const int64_t i = base + int64_t{k} * blockDim.x + threadIdx.x;
-        if (i < args.numel) store(i, operands[k]);
+        if (i < args.numel) out[i] = result(operands[k]);
       }
     }
   } else {
-    const int64_t step = int64_t{gridDim.x} * blockDim.x;
-    for (int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < args.numel; i += step) {
+    for (int64_t i = thread; i < args.numel; i += num_threads) {
       int64_t offsets[kInputs] = {};
       int64_t rest = i;
       for (int d = args.rank - 1; d >= 0; --d) {
@@ -121,13 +186,13 @@ __global__ void ElementwiseKernel(CudaElementwiseArgs args, bool contiguous, int
 #pragma unroll
         for (int n = 0; n < kInputs; ++n) offsets[n] += index * args.inputs[n].strides[d];
       }
-      store(i, load(offsets));
+      out[i] = result(load(offsets));
     }
   }
   if (zero) *zero_flag = 1;
 }
 
-using KernelFn = void (*)(CudaElementwiseArgs, bool, int*);
+using KernelFn = void (*)(CudaElementwiseArgs, Walk, int*);
 
 // Whether every tensor input has the row-major strides of the output's
 // shape (dimensions of size 1 aside), so that element i is at offset i.
@@ -142,6 +207,30 @@ bool AllInputsContiguous(const CudaElementwiseArgs& args, int num_inputs) {
     }
   }
   return true;
+}
+
+// Whether LoadElements and StorePack may move packs of kElementsPerThread
+// elements whole at every tensor input and the output: each address aligned
+// to its pack's access (cast_internal::kPackAccessBytes; 16 bytes for the
+// output, enough for any result type).
+bool PacksAligned(const CudaElementwiseArgs& args, int num_inputs) {
+  const auto aligned = [](const void* p, int64_t bytes) {
+    return reinterpret_cast<uintptr_t>(p) % static_cast<uintptr_t>(bytes) == 0;
+  };
+  for (int k = 0; k < num_inputs; ++k) {
+    const CudaOperand& input = args.inputs[k];
+    if (input.data == nullptr) continue;
+    const int64_t item = VisitDType(input.dtype, [](auto tag) {
+      return static_cast<int64_t>(sizeof(typename decltype(tag)::type));
+    });
+    if (!aligned(input.data, std::min<int64_t>(kElementsPerThread * item, 16))) return false;
+  }
+  return aligned(args.out, 16);
+}
+
+Walk ChooseWalk(const CudaElementwiseArgs& args) {
+  if (!AllInputsContiguous(args, 3)) return Walk::kStrided;
+  return PacksAligned(args, 3) ? Walk::kPacked : Walk::kContiguous;
 }
 
 template <Op kOp>
@@ -195,8 +284,12 @@ CudaResult CudaElementwise(const CudaElementwiseArgs& args, int ordinal, bool* z
   if (result.ok()) result = Result(cudaMemset(flag, 0, sizeof(int)));
   if (result.ok()) {
     constexpr int kThreads = 256;
-    const int64_t blocks = std::min<int64_t>((args.numel + kThreads - 1) / kThreads, 65536);
-    kernel<<<static_cast<unsigned>(blocks), kThreads>>>(args, AllInputsContiguous(args, 3), flag);
+    const Walk walk = ChooseWalk(args);
+    const int64_t threads_needed = walk == Walk::kPacked
+                                       ? (args.numel + kElementsPerThread - 1) / kElementsPerThread
+                                       : args.numel;
+    const int64_t blocks = std::min<int64_t>((threads_needed + kThreads - 1) / kThreads, 65536);
+    kernel<<<static_cast<unsigned>(blocks), kThreads>>>(args, walk, flag);
     result = Result(cudaGetLastError());
   }
   int zero = 0;

@@ -183,5 +183,67 @@ TEST(FunctionalCudaDevices, OutInPlaceAndMixedDevices) {
   EXPECT_EQ(FloorDivide(x.cuda, zeros).status().message(), "ZeroDivisionError");
 }
 
+// Contiguous operands of every length from 1 to 17 and a few long ones,
+// starting 0 to 3 elements into their buffers: the elementwise kernel moves
+// aligned operands in packs of consecutive elements and the rest one at a
+// time, so this covers packs, the leftover elements after the last pack,
+// and each misaligned operand (inputs and out=) sending the launch to the
+// element-wise walk.
+TEST(FunctionalCudaDevices, ContiguousLengthsAndOffsets) {
+  if (!HaveGpu()) GTEST_SKIP() << "no CUDA device";
+  std::mt19937_64 rng(7);
+  // A contiguous view of `length` elements, `offset` elements into a buffer,
+  // on both sides.
+  const auto view = [&](DType dtype, int64_t length, int64_t offset) {
+    const Tensor full = Filled(dtype, {length + offset}, rng);
+    const Tensor on_device = *full.ToDevice(Device::Cuda(0));
+    return Pair{*full.AsStrided({length}, {1}, offset), *on_device.AsStrided({length}, {1}, offset)};
+  };
+  std::vector<int64_t> lengths;
+  for (int64_t n = 1; n <= 17; ++n) lengths.push_back(n);
+  lengths.insert(lengths.end(), {1000, 4099, 100003});
+  struct Case {
+    Op op;
+    std::vector<DType> inputs;
+    DType out;
+  };
+  const Case cases[] = {
+      {Op::kAdd, {DType::kInt8, DType::kFloat32}, DType::kFloat32},
+      {Op::kAdd, {DType::kFloat16, DType::kFloat32}, DType::kFloat32},
+      {Op::kMul, {DType::kInt64, DType::kComplex128}, DType::kComplex128},
+      {Op::kEq, {DType::kUInt8, DType::kInt16}, DType::kBool},
+      {Op::kWhere, {DType::kBool, DType::kBFloat16, DType::kInt32}, DType::kFloat32},
+      {Op::kNeg, {DType::kInt16}, DType::kInt16},
+  };
+  const int64_t offsets[][4] = {{0, 0, 0, 0}, {1, 0, 0, 0}, {0, 3, 0, 0},
+                                {0, 0, 2, 0}, {0, 0, 0, 1}, {1, 1, 1, 1}};
+  int failures = 0;
+  for (const Case& c : cases) {
+    for (int64_t length : lengths) {
+      for (const auto& offset : offsets) {
+        std::vector<Tensor> host, cuda;
+        for (size_t k = 0; k < c.inputs.size(); ++k) {
+          const Pair p = view(c.inputs[k], length, offset[k]);
+          host.push_back(p.host);
+          cuda.push_back(p.cuda);
+        }
+        Tensor host_out = *Tensor::Empty(c.out, {length});
+        const Tensor device_out = *Tensor::Empty(c.out, {length + offset[3]}, Device::Cuda(0));
+        Tensor cuda_out = *device_out.AsStrided({length}, {1}, offset[3]);
+        const absl::Status on_cpu = CallOut(c.op, host, host_out);
+        const absl::Status on_cuda = CallOut(c.op, cuda, cuda_out);
+        std::string m = on_cpu.ok() && on_cuda.ok()
+                            ? Compare(host_out, cuda_out)
+                            : absl::StrCat("CPU ", on_cpu.ToString(), ", CUDA ", on_cuda.ToString());
+        if (!m.empty() && ++failures <= 20) {
+          ADD_FAILURE() << OpName(c.op) << " of " << length << " elements, offsets "
+                        << absl::StrJoin(offset, ",") << ": " << m;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(failures, 0);
+}
+
 }  // namespace
 }  // namespace oneflow_promote::functional

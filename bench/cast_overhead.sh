@@ -7,9 +7,9 @@
 # it). Extra flags go to the benchmark binary, e.g. --benchmark_filter=cast/
 # or --elements=4194304 or --sweep_max=67108864. GPU figures from
 # bench/gpu_cast_vs_torch.py --json are included from GPU_JSON (default
-# docs/data/gpu_cast_h100_session20.json, the last GPU run, when it exists), and GPU
+# docs/data/gpu_cast_h100_session38_run3.json, the last GPU run, when it exists), and GPU
 # binary-op figures from bench/gpu_binary_vs_torch.py --json from
-# GPU_BINARY_JSON (default docs/data/gpu_binary_h100_session20.json, when it exists).
+# GPU_BINARY_JSON (default docs/data/gpu_binary_h100_session38.json, when it exists).
 set -euo pipefail
 benchmark=$(realpath "$1")
 report=$(realpath "$2")
@@ -26,9 +26,9 @@ json="$workspace/docs/data/cast_overhead.json"
   --benchmark_enable_random_interleaving=true --benchmark_out="$json" \
   --benchmark_out_format=json "$@"
 gpu=()
-gpu_json="${GPU_JSON:-$workspace/docs/data/gpu_cast_h100_session20.json}"
+gpu_json="${GPU_JSON:-$workspace/docs/data/gpu_cast_h100_session38_run3.json}"
 [ -f "$gpu_json" ] && gpu=(--gpu-json "$gpu_json")
-gpu_binary_json="${GPU_BINARY_JSON:-$workspace/docs/data/gpu_binary_h100_session20.json}"
+gpu_binary_json="${GPU_BINARY_JSON:-$workspace/docs/data/gpu_binary_h100_session38.json}"
 [ -f "$gpu_binary_json" ] && gpu+=(--gpu-binary-json "$gpu_binary_json")
 python3 "$report" "$json" --markdown "$workspace/docs/benchmarks.md" \
   --plots "$workspace/docs/plots" "${gpu[@]}"

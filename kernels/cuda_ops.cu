@@ -233,19 +233,26 @@ Walk ChooseWalk(const CudaElementwiseArgs& args) {
   return PacksAligned(args, 3) ? Walk::kPacked : Walk::kContiguous;
 }
 
+// An op's kernel for one compute dtype, and whether it reports integer
+// division by zero (through ZeroFlag, which makes the call wait for it).
+struct Kernel {
+  KernelFn fn = nullptr;
+  bool can_divide_by_zero = false;
+};
+
 template <Op kOp>
-KernelFn KernelFor(DType compute) {
-  return VisitDType(compute, [](auto tag) -> KernelFn {
+Kernel KernelFor(DType compute) {
+  return VisitDType(compute, [](auto tag) -> Kernel {
     using T = typename decltype(tag)::type;
     if constexpr (HasKernel<kOp, T>()) {
-      return &ElementwiseKernel<kOp, T>;
+      return {&ElementwiseKernel<kOp, T>, kCanDivideByZero<kOp, T>};
     } else {
-      return nullptr;
+      return {};
     }
   });
 }
 
-KernelFn SelectKernel(Op op, DType compute) {
+Kernel SelectKernel(Op op, DType compute) {
   switch (op) {
 #define ONEFLOW_PROMOTE_OP_KERNEL(e, name, arity) \
   case Op::e:                                     \
@@ -253,7 +260,7 @@ KernelFn SelectKernel(Op op, DType compute) {
     ONEFLOW_PROMOTE_FOR_EACH_OP(ONEFLOW_PROMOTE_OP_KERNEL)
 #undef ONEFLOW_PROMOTE_OP_KERNEL
   }
-  return nullptr;
+  return {};
 }
 
 // A zero-division flag per device, allocated once.
@@ -273,15 +280,18 @@ CudaResult ZeroFlag(int ordinal, int** flag) {
 
 CudaResult CudaElementwise(const CudaElementwiseArgs& args, int ordinal, bool* zero_division) {
   *zero_division = false;
-  const KernelFn kernel = SelectKernel(args.op, args.compute);
-  if (kernel == nullptr) return {-1, "no CUDA kernel for this op and compute dtype"};
+  const Kernel kernel = SelectKernel(args.op, args.compute);
+  if (kernel.fn == nullptr) return {-1, "no CUDA kernel for this op and compute dtype"};
   if (args.numel == 0) return {};
   int previous = 0;
   if (CudaResult r = Result(cudaGetDevice(&previous)); !r.ok()) return r;
   if (CudaResult r = Result(cudaSetDevice(ordinal)); !r.ok()) return r;
-  int* flag = nullptr;
-  CudaResult result = ZeroFlag(ordinal, &flag);
-  if (result.ok()) result = Result(cudaMemset(flag, 0, sizeof(int)));
+  int* flag = nullptr;  // the kernels that cannot divide by zero never write it
+  CudaResult result;
+  if (kernel.can_divide_by_zero) {
+    result = ZeroFlag(ordinal, &flag);
+    if (result.ok()) result = Result(cudaMemset(flag, 0, sizeof(int)));
+  }
   if (result.ok()) {
     constexpr int kThreads = 256;
     const Walk walk = ChooseWalk(args);
@@ -289,12 +299,14 @@ CudaResult CudaElementwise(const CudaElementwiseArgs& args, int ordinal, bool* z
                                        ? (args.numel + kElementsPerThread - 1) / kElementsPerThread
                                        : args.numel;
     const int64_t blocks = std::min<int64_t>((threads_needed + kThreads - 1) / kThreads, 65536);
-    kernel<<<static_cast<unsigned>(blocks), kThreads>>>(args, walk, flag);
+    kernel.fn<<<static_cast<unsigned>(blocks), kThreads>>>(args, walk, flag);
     result = Result(cudaGetLastError());
   }
-  int zero = 0;
-  if (result.ok()) result = Result(cudaMemcpy(&zero, flag, sizeof(int), cudaMemcpyDeviceToHost));
-  *zero_division = zero != 0;
+  if (result.ok() && flag != nullptr) {
+    int zero = 0;
+    result = Result(cudaMemcpy(&zero, flag, sizeof(int), cudaMemcpyDeviceToHost));
+    *zero_division = zero != 0;
+  }
   cudaSetDevice(previous);
   return result;
 }

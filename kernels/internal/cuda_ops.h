@@ -39,8 +39,10 @@ struct CudaElementwiseArgs {
   void* out = nullptr;  // contiguous, of the op's result dtype
 };
 
-// Runs the op on device `ordinal` and waits for it; *zero_division tells
-// whether an integer division met a zero divisor. Code -1: no kernel for the
+// Queues the op on device `ordinal`'s default stream, after the work
+// already there, as PyTorch's kernels run: the call returns before the
+// kernel ends. Integer floor, truncating and remainder division wait for it,
+// to set *zero_division when a divisor was zero. Code -1: no kernel for the
 // op and compute dtype.
 [[nodiscard]] cast_internal::CudaResult CudaElementwise(const CudaElementwiseArgs& args,
                                                         int ordinal, bool* zero_division);

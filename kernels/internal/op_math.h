@@ -218,6 +218,14 @@ ONEFLOW_PROMOTE_OPS_INLINE M ScaleByAlpha(M b, typename M::value_type alpha) {
   return M(b.real() * alpha - b.imag() * R(0), b.real() * R(0) + b.imag() * alpha);
 }
 
+// Whether Binary<kOp, T> can set its zero_division flag: integer floor,
+// truncating and remainder division.
+template <Op kOp, typename T>
+inline constexpr bool kCanDivideByZero =
+    (kOp == Op::kDivFloor || kOp == Op::kFloorDivide || kOp == Op::kDivTrunc ||
+     kOp == Op::kRemainder) &&
+    kIsInt<typename Math<T>::type>;
+
 // One binary op on math values of storage type T; `zero_division` is set
 // by integer division by zero (the result is then 0).
 template <Op kOp, typename T, typename M = typename Math<T>::type>

@@ -46,7 +46,9 @@ def encode_inputs():
     f64 = []
     for fmt in FORMATS.values():
         values = np.arange(256, dtype=np.uint8).view(fmt).astype(np.float64)
-        finite = np.sort(np.unique(values[np.isfinite(values)]))
+        # Adding +0.0 turns -0.0 into +0.0: np.unique keeps either zero,
+        # depending on numpy's version, and the inputs must not.
+        finite = np.sort(np.unique(values[np.isfinite(values)])) + 0.0
         mids = (finite[:-1] + finite[1:]) / 2
         for m in np.concatenate([mids, finite, finite * 2, -mids]):
             for x in (m, np.nextafter(m, np.inf), np.nextafter(m, -np.inf)):
@@ -61,6 +63,8 @@ def encode_inputs():
     f64.extend((rng.standard_normal(4000) * 2.0 ** rng.integers(-20, 18, 4000)).view(np.uint64))
     for x in (0x7F800000, 0xFF800000, 0x7FC00000, 0x00000001, 0x80000000):
         f32.append(x)
+    for x in (0x7FF0000000000000, 0xFFF0000000000000, 0x7FF8000000000000, 0x0000000000000001, 0x8000000000000000):
+        f64.append(x)
     return (np.array(f32, dtype=np.uint32), np.array(f64, dtype=np.uint64))
 
 

@@ -870,6 +870,9 @@ ONEFLOW_PROMOTE_BLOCK_INLINE void PrefetchAhead(const void* in, int64_t offset_b
 // int64 rounded to them gains 5-12% since LoadSmallInt8. float64 ->
 // float32 and complex128 -> complex64 gain 18-21% in streams that do not
 // prefetch (kPrefetchesAhead); prefetching 2 KiB ahead, they lost 15%.
+// The streams still pay on Zen 4, where one core reads 30-45 GB/s: one
+// stream instead lost 3-18% for 7 of 10 pairs (complex128 -> bool and
+// int8 gained 11%).
 template <typename From, typename To>
 inline constexpr bool kReadsInStreams =
     sizeof(From) == sizeof(To)

@@ -4,15 +4,19 @@
 
 #include "kernels/cast.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <limits>
 #include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "gtest/gtest.h"
 #include "kernels/cast_test_util.h"
 #include "kernels/convert.h"
@@ -372,6 +376,25 @@ TEST(CastElements, LargeThreadedCastsEqualOneThread) {
   }
 }
 
+// LastLevelCacheBytes reads CPUID; Linux's sysfs describes the same caches
+// (cpu0's cache/indexN: level, type, size), and the largest data or unified
+// one there must be the same size. Skipped where sysfs has no cache entries.
+TEST(CastElements, LastLevelCacheMatchesSysfs) {
+  int64_t largest = 0;
+  for (int index = 0;; ++index) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+    std::ifstream type_file(dir + "type"), size_file(dir + "size");
+    std::string type, size;
+    if (!(type_file >> type) || !(size_file >> size)) break;
+    if (type == "Instruction") continue;
+    int64_t kib = 0;
+    ASSERT_TRUE(absl::EndsWith(size, "K") && absl::SimpleAtoi(size.substr(0, size.size() - 1), &kib)) << size;
+    largest = std::max(largest, kib * 1024);
+  }
+  if (largest == 0) GTEST_SKIP() << "no cache entries in sysfs";
+  EXPECT_EQ(cast_internal::LastLevelCacheBytes(), largest);
+}
+
 // Destinations of kStreamingBytes and more are written with non-temporal
 // stores after a head that aligns them (for the pairs kStreamingPays
 // names): every destination, from a 1-byte source, from one of twice its
@@ -405,7 +428,11 @@ TEST(CastElements, StreamedDestinationsEqualOneElementAtATime) {
   constexpr int64_t kPage = 4096;
   for (auto [from, to] : pairs) {
     const int64_t item = static_cast<int64_t>(ItemSize(to));
-    const int64_t n = cast_internal::kStreamingBytes / item + 777;
+    const int64_t both = static_cast<int64_t>(ItemSize(from)) + item;
+    const int64_t n = std::max(cast_internal::kStreamingBytes / item,
+                               (cast_internal::LastLevelCacheBytes() + both - 1) / both) +
+                      777;
+    ASSERT_TRUE(cast_internal::StreamsDestination(n * static_cast<int64_t>(ItemSize(from)), n * item));
     const int64_t source_pages = (n * static_cast<int64_t>(ItemSize(from)) + kPage - 1) / kPage * kPage;
     std::vector<char> buffer(kPage + source_pages + n * item + cast_internal::kStreamAlignment);
     char* const src = buffer.data() + (kPage - reinterpret_cast<uintptr_t>(buffer.data()) % kPage);

@@ -279,7 +279,11 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
     const auto& casts = cast_internal::BestCpuCastKernels();
     // Outputs as large as the cast kernels stream are computed a block at a
     // time in L1 and streamed out from there (StreamOut).
-    const bool stream = n * static_cast<int64_t>(out_size) >= cast_internal::kStreamingBytes;
+    int64_t read_bytes = 0;
+    for (const Tensor& input : inputs) {
+      if (input.numel() != 1) read_bytes += n * static_cast<int64_t>(ItemSize(input.dtype()));
+    }
+    const bool stream = cast_internal::StreamsDestination(read_bytes, n * static_cast<int64_t>(out_size));
     cast_internal::ParallelFor(n, kParallelGrain, threads, [&](int64_t begin, int64_t end) {
       alignas(64) unsigned char buffers[kMaxInputs][kBlock * 16];
       alignas(64) unsigned char staged[kBlock * 16];

@@ -306,8 +306,9 @@ TEST(FunctionalVsTorch, OutAndInPlace) {
   EXPECT_GT(compared, 1000);
 }
 
-// Outputs of 8 MiB and more are computed a block at a time and streamed out
-// with non-temporal stores: results on both cast paths, on one thread and
+// Outputs of 8 MiB and more, with operands larger than the last-level cache
+// (81-117 MiB here), are computed a block at a time and streamed out with
+// non-temporal stores: results on both cast paths, on one thread and
 // two, and out= into a view whose data starts 5 or 8 bytes past a 16-byte
 // boundary, must equal libtorch's.
 TEST(FunctionalVsTorch, LargeOutputsStreamedOut) {

@@ -1,0 +1,105 @@
+// Tests of ParallelFor: every index is visited exactly once, by chunks of at
+// least the grain, whether calls follow each other while the pool's threads
+// are still spinning or after they have gone to sleep, and when several
+// threads call at once.
+
+#include "kernels/internal/parallel_for.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace oneflow_promote::cast_internal {
+namespace {
+
+// Runs ParallelFor over [0, n) and checks that each index was visited once
+// and that every chunk but the one ending at n was at least `grain` long.
+void ExpectCoversOnce(int64_t n, int64_t grain, int max_threads) {
+  std::vector<std::atomic<int>> visits(static_cast<size_t>(n));
+  std::atomic<int> short_chunks{0};
+  std::mutex mutex;
+  std::set<std::thread::id> threads;
+  ParallelFor(n, grain, max_threads, [&](int64_t begin, int64_t end) {
+    ASSERT_LE(0, begin);
+    ASSERT_LT(begin, end);
+    ASSERT_LE(end, n);
+    if (end - begin < grain && end != n) short_chunks.fetch_add(1);
+    for (int64_t i = begin; i < end; ++i) visits[static_cast<size_t>(i)].fetch_add(1);
+    std::lock_guard<std::mutex> lock(mutex);
+    threads.insert(std::this_thread::get_id());
+  });
+  for (int64_t i = 0; i < n; ++i) {
+    ASSERT_EQ(visits[static_cast<size_t>(i)].load(), 1)
+        << "index " << i << " of " << n << ", grain " << grain << ", threads " << max_threads;
+  }
+  EXPECT_EQ(short_chunks.load(), 0) << "n " << n << ", grain " << grain;
+  const int allowed = max_threads > 0 ? max_threads : HardwareThreads();
+  EXPECT_LE(static_cast<int>(threads.size()), allowed);
+}
+
+TEST(ParallelForTest, CoversEveryIndexOnceForManyShapes) {
+  for (int max_threads : {0, 1, 2, 3}) {
+    for (int64_t grain : {1, 7, 64, 1000}) {
+      for (int64_t n : {0, 1, 2, 63, 64, 65, 999, 1000, 1001, 4096, 100003}) {
+        ExpectCoversOnce(n, grain, max_threads);
+      }
+    }
+  }
+}
+
+// Back-to-back calls find the workers still polling; calls after a pause
+// find them asleep. Both must hand every chunk out exactly once.
+TEST(ParallelForTest, CallsWhileWorkersSpinAndAfterTheySleep) {
+  for (int round = 0; round < 2000; ++round) ExpectCoversOnce(4096, 16, 0);
+  for (int round = 0; round < 20; ++round) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    ExpectCoversOnce(4096, 16, 0);
+  }
+}
+
+// The caller's wait must see the workers' writes (the pool's release and
+// acquire), and must not return before a slow worker is done.
+TEST(ParallelForTest, ReturnsOnlyAfterSlowChunksFinish) {
+  constexpr int64_t kN = 64;
+  for (int round = 0; round < 50; ++round) {
+    std::vector<int64_t> out(kN, -1);
+    ParallelFor(kN, 1, 0, [&](int64_t begin, int64_t end) {
+      if (begin % 3 == 0) std::this_thread::sleep_for(std::chrono::microseconds(300));
+      for (int64_t i = begin; i < end; ++i) out[static_cast<size_t>(i)] = i * i;
+    });
+    for (int64_t i = 0; i < kN; ++i) ASSERT_EQ(out[static_cast<size_t>(i)], i * i);
+  }
+}
+
+// Callers on other threads while the pool is busy run on their own thread;
+// either way each call covers its range once.
+TEST(ParallelForTest, ConcurrentCallersEachCoverTheirRange) {
+  std::vector<std::thread> callers;
+  std::atomic<int> failures{0};
+  for (int c = 0; c < 4; ++c) {
+    callers.emplace_back([&, c] {
+      for (int round = 0; round < 300; ++round) {
+        const int64_t n = 1000 + 37 * c + round;
+        std::vector<std::atomic<int>> visits(static_cast<size_t>(n));
+        ParallelFor(n, 8, 0, [&](int64_t begin, int64_t end) {
+          for (int64_t i = begin; i < end; ++i) visits[static_cast<size_t>(i)].fetch_add(1);
+        });
+        for (int64_t i = 0; i < n; ++i) {
+          if (visits[static_cast<size_t>(i)].load() != 1) failures.fetch_add(1);
+        }
+      }
+    });
+  }
+  for (std::thread& t : callers) t.join();
+  EXPECT_EQ(failures.load(), 0);
+}
+
+}  // namespace
+}  // namespace oneflow_promote::cast_internal

@@ -21,6 +21,7 @@
 #include "kernels/cast_test_util.h"
 #include "kernels/convert.h"
 #include "kernels/internal/cpu_cast.h"
+#include "kernels/internal/parallel_for.h"
 
 namespace oneflow_promote {
 namespace {
@@ -426,13 +427,20 @@ TEST(CastElements, StreamedDestinationsEqualOneElementAtATime) {
     }
   }
   constexpr int64_t kPage = 4096;
+  // The first count from kStreamingBytes on, in steps of an eighth, at which
+  // the pair streams on every thread count tested, plus an odd tail.
+  const auto streamed_count = [](DType from, DType to) {
+    const int64_t from_size = static_cast<int64_t>(ItemSize(from));
+    const int64_t item = static_cast<int64_t>(ItemSize(to));
+    int64_t n = cast_internal::kStreamingBytes / item;
+    for (const int threads : {1, cast_internal::HardwareThreads()}) {
+      while (!cast_internal::StreamsDestination(n * from_size, n * item, threads)) n += n / 8;
+    }
+    return n + 777;
+  };
   for (auto [from, to] : pairs) {
     const int64_t item = static_cast<int64_t>(ItemSize(to));
-    const int64_t both = static_cast<int64_t>(ItemSize(from)) + item;
-    const int64_t n = std::max(cast_internal::kStreamingBytes / item,
-                               (cast_internal::LastLevelCacheBytes() + both - 1) / both) +
-                      777;
-    ASSERT_TRUE(cast_internal::StreamsDestination(n * static_cast<int64_t>(ItemSize(from)), n * item));
+    const int64_t n = streamed_count(from, to);
     const int64_t source_pages = (n * static_cast<int64_t>(ItemSize(from)) + kPage - 1) / kPage * kPage;
     std::vector<char> buffer(kPage + source_pages + n * item + cast_internal::kStreamAlignment);
     char* const src = buffer.data() + (kPage - reinterpret_cast<uintptr_t>(buffer.data()) % kPage);

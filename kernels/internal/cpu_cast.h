@@ -24,21 +24,36 @@ inline constexpr int64_t kStreamingBytes = int64_t{8} << 20;
 // where it reports none.
 [[nodiscard]] int64_t LastLevelCacheBytes();
 
-// Whether a pass that reads read_bytes and writes write_bytes writes with
-// non-temporal stores: from kStreamingBytes of destination on, except for
-// passes that write at least what they read and fit, source and destination
-// together, in three quarters of the last-level cache (close to all of it,
-// one thread lost 18% at 30 of 32 MiB): there the next pass finds the
-// destination in cache. On a Zen 4 with 32 MiB of L3, int8 -> float32 at 2M
-// to 4M elements ran 1.3-2.4x faster on one thread and 2.4-3.4x on two with
-// ordinary stores (at 4M, one thread was within noise in a second run).
-// Narrowing passes lost 15-32% that way (float32 -> int16 and float16 at
-// 4M and 5M elements): their streamed blocks read in interleaved streams. Where the L3 is 8 MiB (Zen 1) this is the 8 MiB
-// rule alone.
-[[nodiscard]] inline bool StreamsDestination(int64_t read_bytes, int64_t write_bytes) {
-  const bool stays_cached =
-      write_bytes >= read_bytes && 4 * (read_bytes + write_bytes) <= 3 * LastLevelCacheBytes();
-  return write_bytes >= kStreamingBytes && !stays_cached;
+// Whether a pass that reads read_bytes and writes write_bytes on `threads`
+// threads writes with non-temporal stores: from kStreamingBytes of
+// destination on, except for passes that write at least what they read and
+// whose source and destination together fit in three quarters of the
+// last-level cache on one thread, or in two and a half times it on several.
+//
+// On one thread, close to all of the cache was too much (one thread lost 18%
+// at 30 of 32 MiB); below that the next pass finds the destination in cache:
+// on a Zen 4 with 32 MiB of L3, int8 -> float32 at 2M to 4M elements ran
+// 1.3-2.4x faster on one thread and 2.4-3.4x on two with ordinary stores.
+// Beyond it one core's own load and store rate, not memory, bounds the pass,
+// and streaming gained 0-15% on byte casts of 32 to 80 MiB.
+//
+// Several threads share one memory bus, which streamed passes saturate
+// (int8 -> uint8 of 16M elements took 0.62 ms on one thread and 0.64 ms on
+// two), while the part of a pass the L3 keeps serves every core at cache
+// speed (0.22 ms on two threads with ordinary stores). Two threads ran byte
+// casts of 32 to 48 MiB 1.3-1.8x faster with ordinary stores, and of 80 MiB
+// 1.0-1.07x (session 41, docs/benchmarks.md).
+//
+// Narrowing passes lost 15-45% with ordinary stores on one and on two
+// threads (float32 -> int16 and float16 at 4M and 5M elements, int16 ->
+// int8 at 16M): their streamed blocks read in interleaved streams. Where
+// the L3 is 8 MiB (Zen 1) this is nearly the 8 MiB rule alone.
+[[nodiscard]] inline bool StreamsDestination(int64_t read_bytes, int64_t write_bytes,
+                                             int threads) {
+  const int64_t cached_quarters = threads > 1 ? 10 : 3;
+  const bool caching_pays = write_bytes >= read_bytes &&
+                            4 * (read_bytes + write_bytes) <= cached_quarters * LastLevelCacheBytes();
+  return write_bytes >= kStreamingBytes && !caching_pays;
 }
 
 // How far ahead of the conversion streaming casts prefetch their source.

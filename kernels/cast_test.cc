@@ -398,10 +398,10 @@ TEST(CastElements, LastLevelCacheMatchesSysfs) {
 
 // Destinations of kStreamingBytes and more are written with non-temporal
 // stores after a head that aligns them (for the pairs kStreamingPays
-// names): every destination, from a 1-byte source, from one of twice its
-// size, from float16 or bfloat16, from float32 and from int64, at offsets
-// that make heads of every length up to kStreamAlignment bytes, on one
-// thread and on all. The destination starts that offset past the first
+// names): every destination, from a 1-byte source (int16 from uint8 as
+// well as int8), from one of twice its size, from float16 or bfloat16,
+// from float32 and from int64, at offsets that make heads of every length
+// up to kStreamAlignment bytes, on one thread and on all. The destination starts that offset past the first
 // 4 KiB boundary after the 4 KiB-aligned source, so that same-size pairs
 // walk forwards at offset 0 and downwards at the others, where forward
 // loads would wait on the stores just streamed (RunBlocks).
@@ -419,6 +419,8 @@ TEST(CastElements, StreamedDestinationsEqualOneElementAtATime) {
   std::vector<std::pair<DType, DType>> pairs;
   for (DType to : kAllDTypes) {
     pairs.push_back({to == DType::kInt8 ? DType::kUInt8 : DType::kInt8, to});
+    // Zero-extending blocks of their own (8-bit integers -> int16).
+    if (to == DType::kInt16) pairs.push_back({DType::kUInt8, to});
     if (auto from = twice_as_wide(to)) pairs.push_back({*from, to});
     const DType half = Index(to) % 2 == 0 ? DType::kFloat16 : DType::kBFloat16;
     if (half != to) pairs.push_back({half, to});

@@ -41,7 +41,7 @@ inline constexpr int64_t kStreamingBytes = int64_t{8} << 20;
 // (int8 -> uint8 of 16M elements took 0.62 ms on one thread and 0.64 ms on
 // two), while the part of a pass the L3 keeps serves every core at cache
 // speed (0.22 ms on two threads with ordinary stores). Two threads ran byte
-// casts of 32 to 48 MiB 1.3-1.8x faster with ordinary stores, and of 80 MiB
+// casts of 32 to 48 MiB 1.2-1.9x faster with ordinary stores, and of 80 MiB
 // 1.0-1.07x (session 41, docs/benchmarks.md).
 //
 // Narrowing passes lost 15-45% with ordinary stores on one and on two

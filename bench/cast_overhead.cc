@@ -266,36 +266,37 @@ void BM_Memcpy(benchmark::State& state, int64_t bytes_moved, bool all) {
   SetBytes(state, bytes_moved);
 }
 
-// Buffers for BM_CastPaired, allocated (and faulted in) once for the largest
-// pair, so that its many short runs do not spend their time in page faults.
+// The one source and one destination that BM_CastPaired's three contenders
+// share, allocated (and faulted in) once for the largest pair, so that its
+// many short runs do not spend their time in page faults.
 struct PairedBuffers {
-  explicit PairedBuffers(int64_t n)
-      : elements(n),
-        ours_dst(16 * n),
-        torch_src(16 * n),
-        torch_dst(16 * n),
-        copy_src(16 * n),
-        copy_dst(16 * n) {}
+  explicit PairedBuffers(int64_t n) : elements(n), src(16 * n), dst(16 * n) {}
   const int64_t elements;
-  const AlignedBuffer ours_dst, torch_src, torch_dst, copy_src, copy_dst;
+  const AlignedBuffer src, dst;
 };
 
-// One cast three ways, timed back to back: ours, libtorch's copy_ and a
-// memcpy of the same bytes, each on its own buffers (a shared source would
-// still sit in the cache for whichever ran second). Each round times the
-// three in an order that rotates, so that each follows each other equally
-// often. Each is timed over calls filling the last quarter of
-// --paired_phase_ms (default 16), after untimed calls of the same thing for
-// the first three quarters: the steady state a benchmark loop
-// measures, and long enough for libtorch's OpenMP threads to stop spinning
-// (libgomp's idle threads spin about 9 ms after a parallel region here,
-// and on two cores that takes the second core from whatever runs next:
-// without the settling, ours ran 0.5-0.8x libtorch on two threads for the
-// short byte casts, and libtorch gained nothing from it). The counters are the medians over rounds of
-// time(libtorch) / time(ours) and time(memcpy) / time(ours). All three meet
-// the same spell of other tenants' traffic, which on a shared machine moves
-// single runs by 10-20% for minutes and which separate benchmarks meet at
-// different times.
+// One cast three ways, timed back to back: ours, libtorch's copy_ and a memcpy
+// of the same bytes, all three reading one source and writing one destination.
+// Separate buffers biased whole runs: at 16M elements a pass nearly fills the
+// shared L3, and how many of its lines stay there for the next pass depends on
+// which physical pages (so which cache sets) a buffer got, which is fixed for a
+// process and differs in the next. Ours timed against itself on two sets of
+// buffers read 0.74x to 1.23x over three runs of the two-thread byte casts; on
+// one set, 0.89x to 1.05x. Sharing cannot favour whichever runs second: each is
+// timed only after its own settling calls have replaced the cache's contents.
+// Each round times the three in an order that rotates, so that each follows
+// each other equally often. Each is timed over calls filling the last quarter
+// of --paired_phase_ms (default 16), after untimed calls of the same thing for
+// the first three quarters: the steady state a benchmark loop measures, and
+// long enough for libtorch's OpenMP threads to stop spinning (libgomp's idle
+// threads spin about 9 ms after a parallel region here, and on two cores that
+// takes the second core from whatever runs next: without the settling, ours ran
+// 0.5-0.8x libtorch on two threads for the short byte casts, and libtorch
+// gained nothing from it). The counters are the medians over rounds of
+// time(libtorch) / time(ours) and time(memcpy) / time(ours). All three meet the
+// same spell of other tenants' traffic, which on a shared machine moves single
+// runs by 10-20% for minutes and which separate benchmarks meet at different
+// times.
 void BM_CastPaired(benchmark::State& state, DType from, DType to, int64_t n, bool all) {
   constexpr int kRounds = 5;
   const double settle_seconds = 0.75e-3 * g_paired_phase_ms;
@@ -308,24 +309,23 @@ void BM_CastPaired(benchmark::State& state, DType from, DType to, int64_t n, boo
   const int threads = Threads(all);
   const int64_t src_bytes = n * static_cast<int64_t>(ItemSize(from));
   const int64_t dst_bytes = n * static_cast<int64_t>(ItemSize(to));
-  const auto ours_src = Source(from, n);
-  std::memcpy(buffers->torch_src.data(), ours_src->data(), src_bytes);
+  std::memcpy(buffers->src.data(), Source(from, n)->data(), src_bytes);
   const auto torch_tensor = [n](const AlignedBuffer& buffer, DType dtype) {
     return at::from_blob(buffer.data(), {n}, at::TensorOptions().dtype(*testing::ToTorch(dtype)));
   };
-  const at::Tensor torch_src = torch_tensor(buffers->torch_src, from);
-  at::Tensor torch_dst = torch_tensor(buffers->torch_dst, to);
+  const at::Tensor torch_src = torch_tensor(buffers->src, from);
+  at::Tensor torch_dst = torch_tensor(buffers->dst, to);
   const int64_t copy_bytes = (src_bytes + dst_bytes) / 2;
   const Device device = Device::Cpu(threads);
   at::set_num_threads(threads);
 
   const auto run = [&](int which) {
     if (which == 0) {
-      if (!CastElements(ours_src->data(), from, buffers->ours_dst.data(), to, n, device).ok()) std::abort();
+      if (!CastElements(buffers->src.data(), from, buffers->dst.data(), to, n, device).ok()) std::abort();
     } else if (which == 1) {
       torch_dst.copy_(torch_src);
     } else {
-      ParallelMemcpy(buffers->copy_src, buffers->copy_dst, copy_bytes, threads);
+      ParallelMemcpy(buffers->src, buffers->dst, copy_bytes, threads);
     }
     benchmark::ClobberMemory();
   };

@@ -1,7 +1,7 @@
 // Tests of ParallelFor: every index is visited exactly once, by chunks of at
 // least the grain, whether calls follow each other while the pool's threads
 // are still spinning or after they have gone to sleep, and when several
-// threads call at once.
+// threads call at once; each thread starts on its own share.
 
 #include "kernels/internal/parallel_for.h"
 
@@ -75,6 +75,40 @@ TEST(ParallelForTest, ReturnsOnlyAfterSlowChunksFinish) {
       for (int64_t i = begin; i < end; ++i) out[static_cast<size_t>(i)] = i * i;
     });
     for (int64_t i = 0; i < kN; ++i) ASSERT_EQ(out[static_cast<size_t>(i)], i * i);
+  }
+}
+
+// Each thread's first chunk is the first of its own share: the caller's at
+// 0, the other thread's halfway. Every thread waits in its first chunk
+// until both have arrived, so neither can have finished its share and
+// started on the other's before both have made their first claim.
+TEST(ParallelForTest, EachThreadStartsOnItsOwnShare) {
+  if (HardwareThreads() < 2) GTEST_SKIP() << "one hardware thread";
+  constexpr int64_t kN = 1 << 20;
+  for (int round = 0; round < 20; ++round) {
+    std::mutex mutex;
+    std::vector<std::pair<std::thread::id, int64_t>> first_begins;
+    std::atomic<int> arrived{0};
+    ParallelFor(kN, 1, 2, [&](int64_t begin, int64_t) {
+      thread_local int last_round = -1;
+      if (last_round == round) return;
+      last_round = round;
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        first_begins.emplace_back(std::this_thread::get_id(), begin);
+      }
+      arrived.fetch_add(1);
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      while (arrived.load() < 2 && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+    });
+    ASSERT_EQ(first_begins.size(), 2u) << "round " << round;
+    for (const auto& [thread, begin] : first_begins) {
+      if (thread == std::this_thread::get_id()) {
+        EXPECT_EQ(begin, 0) << "round " << round;
+      } else {
+        EXPECT_EQ(begin, kN / 2) << "round " << round;
+      }
+    }
   }
 }
 

@@ -47,6 +47,9 @@ bool SpinUntil(Done done) {
   }
 }
 
+// Whether this thread is running a job's chunks.
+thread_local bool t_in_job = false;
+
 class Pool {
  public:
   Pool() : threads_(std::max(1u, std::thread::hardware_concurrency())), shares_(threads_) {
@@ -61,8 +64,14 @@ class Pool {
 
   void Run(int64_t n, int64_t chunk, int participants,
            absl::FunctionRef<void(int64_t, int64_t)> fn) {
+    // A call from inside a job's fn runs alone: the pool is busy with the
+    // job, and its caller holds run_mutex_, which it may not try to lock.
+    if (t_in_job || participants <= 1) {
+      fn(0, n);
+      return;
+    }
     std::unique_lock<std::mutex> busy(run_mutex_, std::try_to_lock);
-    if (!busy.owns_lock() || participants <= 1) {
+    if (!busy.owns_lock()) {
       fn(0, n);
       return;
     }
@@ -107,6 +116,7 @@ class Pool {
   // docs/benchmarks.md). Taking the others' leftovers
   // keeps a thread that was preempted from holding up the call.
   void Work(int id) {
+    t_in_job = true;
     for (int i = 0; i < participants_; ++i) {
       Share& share = shares_[(id + i) % participants_];
       for (;;) {
@@ -116,6 +126,7 @@ class Pool {
         (*fn_)(begin, std::min(n_, begin + chunk_));
       }
     }
+    t_in_job = false;
   }
 
   void WorkerLoop(int id) {

@@ -1,7 +1,8 @@
 // Tests of ParallelFor: every index is visited exactly once, by chunks of at
 // least the grain, whether calls follow each other while the pool's threads
 // are still spinning or after they have gone to sleep, and when several
-// threads call at once; each thread starts on its own share.
+// threads call at once, and from inside fn; each thread starts on its own
+// share.
 
 #include "kernels/internal/parallel_for.h"
 
@@ -110,6 +111,25 @@ TEST(ParallelForTest, EachThreadStartsOnItsOwnShare) {
       }
     }
   }
+}
+
+// A ParallelFor inside fn, on the caller's thread or a worker's, runs on
+// that thread alone and still covers its range once.
+TEST(ParallelForTest, NestedCallsRunAlone) {
+  constexpr int64_t kOuter = 64, kInner = 1000;
+  std::vector<std::atomic<int>> visits(static_cast<size_t>(kOuter * kInner));
+  std::atomic<int> nested_on_other_threads{0};
+  ParallelFor(kOuter, 1, 0, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      const std::thread::id outer_thread = std::this_thread::get_id();
+      ParallelFor(kInner, 1, 0, [&](int64_t inner_begin, int64_t inner_end) {
+        if (std::this_thread::get_id() != outer_thread) nested_on_other_threads.fetch_add(1);
+        for (int64_t j = inner_begin; j < inner_end; ++j) visits[static_cast<size_t>(i * kInner + j)].fetch_add(1);
+      });
+    }
+  });
+  for (size_t k = 0; k < visits.size(); ++k) ASSERT_EQ(visits[k].load(), 1) << "index " << k;
+  EXPECT_EQ(nested_on_other_threads.load(), 0);
 }
 
 // Callers on other threads while the pool is busy run on their own thread;

@@ -22,8 +22,8 @@ namespace oneflow_promote::cast_internal {
 // the caller as one of them; returns when all are done. Each thread starts
 // on its own contiguous share of [0, n), the caller on the first, so that
 // calls of the same size give each thread the same memory as the last
-// call did. Calls made while the pool is busy (from another thread) run on
-// the caller alone.
+// call did. Calls made while the pool is busy (from another thread, or from
+// inside fn) run on the calling thread alone.
 void ParallelFor(int64_t n, int64_t grain, int max_threads,
                  absl::FunctionRef<void(int64_t, int64_t)> fn);
 

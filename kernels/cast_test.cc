@@ -47,6 +47,21 @@ std::vector<char> ElementByElement(const void* src, DType from, DType to, int64_
   return out;
 }
 
+// Casts n elements of src (of `from`) to `to` on one thread and expects
+// what ElementByElement gives: the same values, and for 16-bit float
+// destinations the same bits (a NaN comes out as the canonical one).
+void ExpectCastEqualsOneElementAtATime(const void* src, DType from, DType to, int64_t n) {
+  std::vector<char> out(n * ItemSize(to));
+  ASSERT_TRUE(CastElements(src, from, out.data(), to, n, Device::Cpu(1)).ok());
+  const std::vector<char> expected = ElementByElement(src, from, to, n);
+  const int64_t at = FirstDifference(out.data(), expected.data(), to, n);
+  EXPECT_EQ(at, -1) << Name(from) << " -> " << Name(to) << " element " << at;
+  if (to == DType::kFloat16 || to == DType::kBFloat16 || to == DType::kComplex32) {
+    EXPECT_EQ(std::memcmp(out.data(), expected.data(), out.size()), 0)
+        << Name(from) << " -> " << Name(to) << ": NaN bits differ";
+  }
+}
+
 void ExpectError(const absl::Status& status, absl::string_view fragment) {
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
   EXPECT_TRUE(absl::StrContains(status.message(), fragment)) << status;
@@ -165,18 +180,7 @@ TEST(CastElements, EveryPairOnTieHeavyPatternsEqualsOneElementAtATime) {
   for (DType from : kAllDTypes) {
     std::vector<char> src(n * ItemSize(from));
     FillTieHeavy(src.data(), from, n, rng);
-    for (DType to : kAllDTypes) {
-      std::vector<char> out(n * ItemSize(to));
-      ASSERT_TRUE(CastElements(src.data(), from, out.data(), to, n, Device::Cpu(1)).ok());
-      const std::vector<char> expected = ElementByElement(src.data(), from, to, n);
-      const int64_t at = FirstDifference(out.data(), expected.data(), to, n);
-      EXPECT_EQ(at, -1) << Name(from) << " -> " << Name(to) << " element " << at;
-      // A 16-bit float NaN comes out as the canonical one, bit for bit.
-      if (to == DType::kFloat16 || to == DType::kBFloat16 || to == DType::kComplex32) {
-        EXPECT_EQ(std::memcmp(out.data(), expected.data(), out.size()), 0)
-            << Name(from) << " -> " << Name(to) << ": NaN bits differ";
-      }
-    }
+    for (DType to : kAllDTypes) ExpectCastEqualsOneElementAtATime(src.data(), from, to, n);
   }
 }
 
@@ -209,16 +213,7 @@ TEST(CastElements, FloatToIntegerBlocksWithAndWithoutOutOfRangeLanes) {
     std::vector<char> src(n * ItemSize(from));
     FillMostlyInRange(src.data(), from, n, rng);
     for (DType to : {DType::kUInt8, DType::kInt8, DType::kInt16, DType::kInt32, DType::kInt64}) {
-      std::vector<char> out(n * ItemSize(to));
-      ASSERT_TRUE(CastElements(src.data(), from, out.data(), to, n, Device::Cpu(1)).ok());
-      const std::vector<char> expected = ElementByElement(src.data(), from, to, n);
-      const int64_t at = FirstDifference(out.data(), expected.data(), to, n);
-      EXPECT_EQ(at, -1) << Name(from) << " -> " << Name(to) << " element " << at;
-      // A 16-bit float NaN comes out as the canonical one, bit for bit.
-      if (to == DType::kFloat16 || to == DType::kBFloat16 || to == DType::kComplex32) {
-        EXPECT_EQ(std::memcmp(out.data(), expected.data(), out.size()), 0)
-            << Name(from) << " -> " << Name(to) << ": NaN bits differ";
-      }
+      ExpectCastEqualsOneElementAtATime(src.data(), from, to, n);
     }
   }
 }
@@ -256,13 +251,7 @@ std::vector<int64_t> MostlySmallIntegers(int64_t n, int max_length, const std::v
 void ExpectEveryDestinationEqualsOneElementAtATime(const void* values, DType values_dtype, int64_t n, DType from) {
   std::vector<char> src(n * ItemSize(from));
   ASSERT_TRUE(CastElements(values, values_dtype, src.data(), from, n).ok());
-  for (DType to : kAllDTypes) {
-    std::vector<char> out(n * ItemSize(to));
-    ASSERT_TRUE(CastElements(src.data(), from, out.data(), to, n, Device::Cpu(1)).ok());
-    const std::vector<char> expected = ElementByElement(src.data(), from, to, n);
-    const int64_t at = FirstDifference(out.data(), expected.data(), to, n);
-    EXPECT_EQ(at, -1) << Name(from) << " -> " << Name(to) << " element " << at;
-  }
+  for (DType to : kAllDTypes) ExpectCastEqualsOneElementAtATime(src.data(), from, to, n);
 }
 
 // The same for int64 values.

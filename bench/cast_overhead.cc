@@ -10,7 +10,7 @@
 //               (--elements, default 16M) and, for a few pairs, at every
 //               size from 1K to --sweep_max (default 256M).
 //   paired/...  the goal-size pairs again, ours, libtorch and memcpy timed
-//               back to back in rotating order (--paired_phase_ms each):
+//               back to back in each of their six orders (--paired_phase_ms each):
 //               the cast goals are judged on these paired ratios
 //               (BM_CastPaired).
 //   memread/... reading alone, the bound on what a cast can move.
@@ -284,21 +284,23 @@ struct PairedBuffers {
 // buffers read 0.74x to 1.23x over three runs of the two-thread byte casts; on
 // one set, 0.89x to 1.05x. Sharing cannot favour whichever runs second: each is
 // timed only after its own settling calls have replaced the cache's contents.
-// Each round times the three in an order that rotates, so that each follows
-// each other equally often. Each is timed over calls filling the last quarter
-// of --paired_phase_ms (default 16), after untimed calls of the same thing for
-// the first three quarters: the steady state a benchmark loop measures, and
-// long enough for libtorch's OpenMP threads to stop spinning (libgomp's idle
-// threads spin about 9 ms after a parallel region here, and on two cores that
-// takes the second core from whatever runs next: without the settling, ours ran
-// 0.5-0.8x libtorch on two threads for the short byte casts, and libtorch
-// gained nothing from it). The counters are the medians over rounds of
+// The six rounds take the three in each of their six orders, so that each is
+// timed after each other equally often (twice inside the rounds; the five
+// steps between rounds are five different pairs); rotating one order put each
+// after the same one two times in three. Each is timed over calls filling the
+// last quarter of --paired_phase_ms (default 16), after untimed calls of the
+// same thing for the first three quarters: the steady state a benchmark loop
+// measures, and long enough for libtorch's OpenMP threads to stop spinning
+// (libgomp's idle threads spin about 9 ms after a parallel region here, and on
+// two cores that takes the second core from whatever runs next: without the
+// settling, ours ran 0.5-0.8x libtorch on two threads for the short byte casts,
+// and libtorch gained nothing from it). The counters are the medians over rounds of
 // time(libtorch) / time(ours) and time(memcpy) / time(ours). All three meet the
 // same spell of other tenants' traffic, which on a shared machine moves single
 // runs by 10-20% for minutes and which separate benchmarks meet at different
 // times.
 void BM_CastPaired(benchmark::State& state, DType from, DType to, int64_t n, bool all) {
-  constexpr int kRounds = 5;
+  constexpr int kOrders[][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
   const double settle_seconds = 0.75e-3 * g_paired_phase_ms;
   const double timed_seconds = 0.25e-3 * g_paired_phase_ms;
   static std::unique_ptr<PairedBuffers> buffers;
@@ -339,12 +341,10 @@ void BM_CastPaired(benchmark::State& state, DType from, DType to, int64_t n, boo
     }
   };
   std::vector<double> vs_torch, vs_memcpy;
-  int round = 0;
   for (auto _ : state) {
-    for (int r = 0; r < kRounds; ++r, ++round) {
+    for (const auto& order : kOrders) {
       double seconds[3];  // ours, libtorch, memcpy
-      for (int k = 0; k < 3; ++k) {
-        const int which = (round + k) % 3;
+      for (const int which : order) {
         run_for(which, settle_seconds);
         seconds[which] = run_for(which, timed_seconds);
       }
@@ -539,7 +539,7 @@ std::vector<bench::RatioGoal> RegisterAll() {
         Register("cast/libtorch/" + suffix, true, BM_CastTorch, from, to, n, all);
     const std::string copy = memcpy_name(static_cast<int64_t>(ItemSize(from) + ItemSize(to)), n, all);
     if (goal) {
-      // One call of many rounds (kRounds): repeating it is what repetitions do.
+      // One call of six rounds (kOrders): repeating it is what repetitions do.
       const std::string paired_name = "paired/" + suffix;
       benchmark::RegisterBenchmark(paired_name.c_str(), BM_CastPaired, from, to, n, all)->Iterations(1);
       const std::string paired = paired_name + "/iterations:1";

@@ -10,7 +10,8 @@
 //               (--elements, default 16M) and, for a few pairs, at every
 //               size from 1K to --sweep_max (default 256M).
 //   paired/...  the goal-size pairs again, ours, libtorch and memcpy timed
-//               back to back in each of their six orders (--paired_phase_ms each):
+//               back to back in each of their six orders (a rest, then
+//               --paired_phase_ms of calls each):
 //               the cast goals are judged on these paired ratios
 //               (BM_CastPaired).
 //   memread/... reading alone, the bound on what a cast can move.
@@ -40,6 +41,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -287,22 +289,27 @@ struct PairedBuffers {
 // The six rounds take the three in each of their six orders, so that each is
 // timed after each other equally often (twice inside the rounds; the five
 // steps between rounds are five different pairs); rotating one order put each
-// after the same one two times in three. Each is timed over calls filling the
-// last quarter of --paired_phase_ms (default 16), after untimed calls of the
-// same thing for the first three quarters: the steady state a benchmark loop
-// measures, and long enough for libtorch's OpenMP threads to stop spinning
-// (libgomp's idle threads spin about 9 ms after a parallel region here, and on
-// two cores that takes the second core from whatever runs next: without the
-// settling, ours ran 0.5-0.8x libtorch on two threads for the short byte casts,
-// and libtorch gained nothing from it). The counters are the medians over rounds of
-// time(libtorch) / time(ours) and time(memcpy) / time(ours). All three meet the
-// same spell of other tenants' traffic, which on a shared machine moves single
-// runs by 10-20% for minutes and which separate benchmarks meet at different
-// times.
+// after the same one two times in three. Each contender's turn starts with a
+// rest of 1.25 x --paired_phase_ms (default 16, so 20 ms) with nothing running,
+// then calls of the same thing for three quarters of --paired_phase_ms
+// untimed, then the calls filling the last quarter, timed: the steady state a
+// benchmark loop measures. The rest lets libtorch's OpenMP threads stop
+// spinning: libgomp's idle threads spin for about 11 ms of their own processor
+// time after a parallel region, longer in wall time when they share a core, and
+// on two cores that takes a core from whatever runs next. Without any settling
+// ours ran 0.5-0.8x libtorch on two threads for the short byte casts; with 12
+// ms of settling and no rest, the turns of our pool (ours and the memcpy) that
+// followed libtorch's still ran 2-6x slower in 6 to 8 of 15 (uint8 -> int8 at
+// 16M elements on two threads), and with the rest in none. The counters are
+// the medians over rounds of time(libtorch) / time(ours) and time(memcpy) /
+// time(ours). All three meet the same spell of other tenants' traffic, which on
+// a shared machine moves single runs by 10-20% for minutes and which separate
+// benchmarks meet at different times.
 void BM_CastPaired(benchmark::State& state, DType from, DType to, int64_t n, bool all) {
   constexpr int kOrders[][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
   const double settle_seconds = 0.75e-3 * g_paired_phase_ms;
   const double timed_seconds = 0.25e-3 * g_paired_phase_ms;
+  const auto rest = std::chrono::microseconds(1250 * g_paired_phase_ms);
   static std::unique_ptr<PairedBuffers> buffers;
   if (!buffers || buffers->elements < n) {
     buffers.reset();
@@ -345,6 +352,7 @@ void BM_CastPaired(benchmark::State& state, DType from, DType to, int64_t n, boo
     for (const auto& order : kOrders) {
       double seconds[3];  // ours, libtorch, memcpy
       for (const int which : order) {
+        std::this_thread::sleep_for(rest);
         run_for(which, settle_seconds);
         seconds[which] = run_for(which, timed_seconds);
       }

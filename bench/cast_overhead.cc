@@ -300,7 +300,8 @@ struct PairedBuffers {
 // ours ran 0.5-0.8x libtorch on two threads for the short byte casts; with 12
 // ms of settling and no rest, the turns of our pool (ours and the memcpy) that
 // followed libtorch's still ran 2-6x slower in 6 to 8 of 15 (uint8 -> int8 at
-// 16M elements on two threads), and with the rest in none. The counters are
+// 16M elements on two threads), and with the rest in none (and at most 2 of 15
+// in any order). The counters are
 // the medians over rounds of time(libtorch) / time(ours) and time(memcpy) /
 // time(ours). All three meet the same spell of other tenants' traffic, which on
 // a shared machine moves single runs by 10-20% for minutes and which separate

@@ -1,6 +1,6 @@
 #!/bin/bash
 # `bazel run //bench:cast_overhead [-- BENCHMARK FLAGS]`: runs the cast
-# overhead benchmark (about 20 minutes by default) and writes its report into
+# overhead benchmark (about 30 minutes by default) and writes its report into
 # docs/benchmarks.md (between the "cast_overhead report" markers) with PNG
 # plots in docs/plots/, keeping the raw results in docs/data/cast_overhead.json
 # (so `python3 bench/report.py docs/data/cast_overhead.json ...` re-renders

@@ -2,6 +2,7 @@
 
 #include "oneflow_promote/cli/operand_parser.h"
 
+#include <algorithm>
 #include <cfenv>
 #include <cmath>
 #include <cstdlib>
@@ -106,9 +107,10 @@ double Int128ToDouble(absl::int128 value, DecimalRounding rounding) {
     result = static_cast<double>(absl::Uint128Low64(magnitude));  // exact
   } else {
     // Keep 53 bits (55 for nearest-even, which the hardware conversion then
-    // rounds), folding the dropped bits into a sticky last bit.
+    // rounds), folding the dropped bits into a sticky last bit. A 54- or
+    // 55-bit magnitude under nearest-even is kept whole.
     const int keep = rounding == DecimalRounding::kNearestEven ? 55 : 53;
-    const int shift = width - keep;
+    const int shift = std::max(width - keep, 0);
     uint64_t kept = absl::Uint128Low64(magnitude >> shift);
     const bool inexact = (magnitude & ((absl::uint128(1) << shift) - 1)) != 0;
     if (rounding != DecimalRounding::kTowardZero && inexact) kept |= 1;

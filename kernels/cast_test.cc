@@ -26,6 +26,8 @@
 namespace oneflow_promote {
 namespace {
 
+using cast_internal::ForcedStoreKind;
+using cast_internal::StoreKind;
 using testing::FillRandom;
 using testing::FirstDifference;
 
@@ -385,15 +387,17 @@ TEST(CastElements, LastLevelCacheMatchesSysfs) {
   EXPECT_EQ(cast_internal::LastLevelCacheBytes(), largest);
 }
 
-// Destinations of kStreamingBytes and more are written with non-temporal
-// stores after a head that aligns them (for the pairs kStreamingPays
-// names): every destination, from a 1-byte source (int16 from uint8 as
-// well as int8), from one of twice its size, from float16 or bfloat16,
-// from float32 and from int64, at offsets that make heads of every length
-// up to kStreamAlignment bytes, on one thread and on all. The destination starts that offset past the first
+// Streamed destinations (forced, so that the test's size does not follow
+// the machine's caches) are written with non-temporal stores after a head
+// that aligns them, for the pairs kStreamingPays names: every destination,
+// from a 1-byte source (int16 from uint8 as well as int8), from one of twice
+// its size, from float16 or bfloat16, from float32 and from int64, at
+// offsets that make heads of every length up to kStreamAlignment bytes, on
+// one thread and on all. The destination starts that offset past the first
 // 4 KiB boundary after the 4 KiB-aligned source, so that same-size pairs
 // walk forwards at offset 0 and downwards at the others, where forward
-// loads would wait on the stores just streamed (RunBlocks).
+// loads would wait on the stores just streamed (RunBlocks). The same casts
+// with ordinary stores are checked too.
 TEST(CastElements, StreamedDestinationsEqualOneElementAtATime) {
   std::mt19937_64 rng(5);
   const auto twice_as_wide = [](DType to) -> std::optional<DType> {
@@ -418,33 +422,27 @@ TEST(CastElements, StreamedDestinationsEqualOneElementAtATime) {
     }
   }
   constexpr int64_t kPage = 4096;
-  // The first count from kStreamingBytes on, in steps of an eighth, at which
-  // the pair streams on every thread count tested, plus an odd tail.
-  const auto streamed_count = [](DType from, DType to) {
-    const int64_t from_size = static_cast<int64_t>(ItemSize(from));
-    const int64_t item = static_cast<int64_t>(ItemSize(to));
-    int64_t n = cast_internal::kStreamingBytes / item;
-    for (const int threads : {1, cast_internal::HardwareThreads()}) {
-      while (!cast_internal::StreamsDestination(n * from_size, n * item, threads)) n += n / 8;
-    }
-    return n + 777;
-  };
+  // Enough elements for two threads' shares, plus an odd tail.
+  constexpr int64_t n = 2 * (int64_t{1} << 16) + 777;
   for (auto [from, to] : pairs) {
     const int64_t item = static_cast<int64_t>(ItemSize(to));
-    const int64_t n = streamed_count(from, to);
     const int64_t source_pages = (n * static_cast<int64_t>(ItemSize(from)) + kPage - 1) / kPage * kPage;
     std::vector<char> buffer(kPage + source_pages + n * item + cast_internal::kStreamAlignment);
     char* const src = buffer.data() + (kPage - reinterpret_cast<uintptr_t>(buffer.data()) % kPage);
     FillTieHeavy(src, from, n, rng);
     const std::vector<char> expected = ElementByElement(src, from, to, n);
     char* const destinations = src + source_pages;
-    for (int64_t offset = 0; offset < cast_internal::kStreamAlignment; offset += item) {
-      for (const int threads : {1, 0}) {
-        std::memset(destinations, 0, n * item + cast_internal::kStreamAlignment);
-        ASSERT_TRUE(CastElements(src, from, destinations + offset, to, n, Device::Cpu(threads)).ok());
-        const int64_t at = FirstDifference(destinations + offset, expected.data(), to, n);
-        EXPECT_EQ(at, -1) << Name(from) << " -> " << Name(to) << " offset " << offset << " threads "
-                          << threads << " element " << at;
+    for (const StoreKind kind : {StoreKind::kStreaming, StoreKind::kOrdinary}) {
+      const ForcedStoreKind forced(kind);
+      for (int64_t offset = 0; offset < cast_internal::kStreamAlignment; offset += item) {
+        for (const int threads : {1, 0}) {
+          std::memset(destinations, 0, n * item + cast_internal::kStreamAlignment);
+          ASSERT_TRUE(CastElements(src, from, destinations + offset, to, n, Device::Cpu(threads)).ok());
+          const int64_t at = FirstDifference(destinations + offset, expected.data(), to, n);
+          EXPECT_EQ(at, -1) << Name(from) << " -> " << Name(to) << " offset " << offset << " threads "
+                            << threads << (kind == StoreKind::kStreaming ? " streamed" : " ordinary")
+                            << " element " << at;
+        }
       }
     }
   }

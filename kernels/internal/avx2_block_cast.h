@@ -1774,7 +1774,7 @@ struct BlockCast<Complex<FromPart>, Complex<ToPart>,
 // on where the loop fell in the binary (across a 64-byte line or not). Two
 // 32-byte stores a turn ran 1.35-1.5x faster than the slow placement on
 // one thread, 0.97-1.13x of libtorch instead of 0.72-0.84x in two paired
-// A/B runs (session 41), and as fast or up to 1.16x faster on two.
+// A/B runs (docs/benchmarks.md), and as fast or up to 1.16x faster on two.
 template <typename From, typename To>
 inline constexpr int kPlainBlockWidth =
     sizeof(typename block_internal::PartOf<From>::type) == 1 && sizeof(typename block_internal::PartOf<To>::type) == 2

@@ -42,19 +42,28 @@ inline constexpr int64_t kStreamingBytes = int64_t{8} << 20;
 // two), while the part of a pass the L3 keeps serves every core at cache
 // speed (0.22 ms on two threads with ordinary stores). Two threads ran byte
 // casts of 32 to 48 MiB 1.2-1.9x faster with ordinary stores, and of 80 MiB
-// 1.0-1.07x (session 41, docs/benchmarks.md).
+// 1.0-1.07x (docs/benchmarks.md).
 //
 // Narrowing passes lost 15-45% with ordinary stores on one and on two
 // threads (float32 -> int16 and float16 at 4M and 5M elements, int16 ->
 // int8 at 16M): their streamed blocks read in interleaved streams. Where
 // the L3 is 8 MiB (Zen 1) this is nearly the 8 MiB rule alone.
-[[nodiscard]] inline bool StreamsDestination(int64_t read_bytes, int64_t write_bytes,
-                                             int threads) {
-  const int64_t cached_quarters = threads > 1 ? 10 : 3;
-  const bool caching_pays = write_bytes >= read_bytes &&
-                            4 * (read_bytes + write_bytes) <= cached_quarters * LastLevelCacheBytes();
-  return write_bytes >= kStreamingBytes && !caching_pays;
-}
+[[nodiscard]] bool StreamsDestination(int64_t read_bytes, int64_t write_bytes, int threads);
+
+// Which stores StreamsDestination chooses. Tests force each kind on small
+// buffers, so that what they cover does not depend on the cache sizes of
+// the machine they run on.
+enum class StoreKind { kChosenBySize, kStreaming, kOrdinary };
+void SetStoreKindForTesting(StoreKind kind);
+
+// Forces a store kind for its lifetime.
+class ForcedStoreKind {
+ public:
+  explicit ForcedStoreKind(StoreKind kind) { SetStoreKindForTesting(kind); }
+  ~ForcedStoreKind() { SetStoreKindForTesting(StoreKind::kChosenBySize); }
+  ForcedStoreKind(const ForcedStoreKind&) = delete;
+  ForcedStoreKind& operator=(const ForcedStoreKind&) = delete;
+};
 
 // How far ahead of the conversion streaming casts prefetch their source.
 // One core keeps too few cache misses in flight for the hardware

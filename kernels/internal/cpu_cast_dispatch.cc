@@ -4,12 +4,18 @@
 #include "kernels/internal/cpu_cast.h"
 
 #include <algorithm>
+#include <atomic>
 
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif
 
 namespace oneflow_promote::cast_internal {
+namespace {
+
+std::atomic<StoreKind> forced_store_kind{StoreKind::kChosenBySize};
+
+}  // namespace
 
 int64_t LastLevelCacheBytes() {
   static const int64_t bytes = []() -> int64_t {
@@ -48,6 +54,20 @@ int64_t LastLevelCacheBytes() {
   }();
   return bytes;
 }
+
+bool StreamsDestination(int64_t read_bytes, int64_t write_bytes, int threads) {
+  switch (forced_store_kind.load(std::memory_order_relaxed)) {
+    case StoreKind::kStreaming: return true;
+    case StoreKind::kOrdinary: return false;
+    case StoreKind::kChosenBySize: break;
+  }
+  const int64_t cached_quarters = threads > 1 ? 10 : 3;
+  const bool caching_pays = write_bytes >= read_bytes &&
+                            4 * (read_bytes + write_bytes) <= cached_quarters * LastLevelCacheBytes();
+  return write_bytes >= kStreamingBytes && !caching_pays;
+}
+
+void SetStoreKindForTesting(StoreKind kind) { forced_store_kind.store(kind, std::memory_order_relaxed); }
 
 const CpuCastKernels& BestCpuCastKernels() {
   static const CpuCastKernels& best = []() -> const CpuCastKernels& {

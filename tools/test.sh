@@ -6,4 +6,5 @@ cd "$(dirname "$0")/.."
 tools/install_deps.sh
 python3 tests/array_api/generate_cases.py --check tests/array_api/cases.tsv
 python3 tests/float8/generate_cases.py --check tests/float8/cases.tsv
+python3 tests/literals/generate_cases.py --check tests/literals/cases.tsv
 bazel test //... "$@"

@@ -5,6 +5,7 @@
 #include "kernels/cast.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -13,6 +14,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -365,6 +367,44 @@ TEST(CastElements, LargeThreadedCastsEqualOneThread) {
     EXPECT_EQ(FirstDifference(all.data(), one.data(), to, n), -1) << Name(from) << Name(to);
     const std::vector<char> expected = ElementByElement(src.data(), from, to, n);
     EXPECT_EQ(FirstDifference(all.data(), expected.data(), to, n), -1) << Name(from) << Name(to);
+  }
+}
+
+// Several caller threads casting at once through the shared pool (each on
+// all threads, so their jobs contend for it) each get their own exact result.
+TEST(CastElements, ConcurrentCallersEachGetTheirOwnResult) {
+  constexpr int kCallers = 4;
+  constexpr int64_t n = 3 * (int64_t{1} << 16) + 11;
+  const std::pair<DType, DType> pairs[kCallers] = {{DType::kFloat32, DType::kFloat16},
+                                                   {DType::kInt64, DType::kInt8},
+                                                   {DType::kUInt8, DType::kFloat64},
+                                                   {DType::kBFloat16, DType::kInt32}};
+  std::mt19937_64 rng(9);
+  std::vector<std::vector<char>> sources(kCallers), expected(kCallers), results(kCallers);
+  for (int i = 0; i < kCallers; ++i) {
+    const auto [from, to] = pairs[i];
+    sources[i].resize(n * ItemSize(from));
+    FillRandom(sources[i].data(), from, n, rng);
+    expected[i] = ElementByElement(sources[i].data(), from, to, n);
+    results[i].resize(n * ItemSize(to));
+  }
+  std::vector<std::thread> callers;
+  std::atomic<int> failed_calls{0};
+  for (int i = 0; i < kCallers; ++i) {
+    callers.emplace_back([&, i] {
+      const auto [from, to] = pairs[i];
+      for (int round = 0; round < 8; ++round) {
+        if (!CastElements(sources[i].data(), from, results[i].data(), to, n, Device::Cpu()).ok()) {
+          ++failed_calls;
+        }
+      }
+    });
+  }
+  for (std::thread& caller : callers) caller.join();
+  EXPECT_EQ(failed_calls.load(), 0);
+  for (int i = 0; i < kCallers; ++i) {
+    EXPECT_EQ(FirstDifference(results[i].data(), expected[i].data(), pairs[i].second, n), -1)
+        << Name(pairs[i].first) << " -> " << Name(pairs[i].second);
   }
 }
 

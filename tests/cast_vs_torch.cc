@@ -88,9 +88,10 @@ std::vector<int64_t> EdgeIntegers() {
   std::vector<int64_t> v;
   for (int bits : {7, 8, 11, 12, 15, 16, 24, 25, 31, 32, 53, 54, 62, 63}) {
     const int64_t p = bits == 63 ? std::numeric_limits<int64_t>::max() : (int64_t{1} << bits);
+    // Past int64's ends the values wrap, as two's complement does.
     for (int64_t d = -2; d <= 2; ++d) {
-      v.push_back(p + d);
-      v.push_back(-p + d);
+      v.push_back(static_cast<int64_t>(static_cast<uint64_t>(p) + static_cast<uint64_t>(d)));
+      v.push_back(static_cast<int64_t>(static_cast<uint64_t>(d) - static_cast<uint64_t>(p)));
     }
   }
   v.push_back(std::numeric_limits<int64_t>::min());

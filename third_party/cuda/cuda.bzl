@@ -1,12 +1,22 @@
 """cuda_library: .cu sources compiled by nvcc in a genrule, linked as a cc_library.
 
-Without a CUDA toolkit the target still exists and builds: its .cu sources are
-left out and ONEFLOW_PROMOTE_HAVE_CUDA is 0 for everything that depends on it.
+Without a CUDA toolkit, or with --define=cuda=off (the sanitizer configs set it:
+nvcc's host code is not instrumented, and no GPU runs it here), the target still
+exists and builds: its .cu sources are left out and ONEFLOW_PROMOTE_HAVE_CUDA is 0
+for everything that depends on it.
 """
 
 load("@local_cuda//:defs.bzl", "CUDA_AVAILABLE", "NVCC")
 
 CUDA_ARCHS = ["80", "90"]
+
+def _with_cuda(present, absent):
+    if not CUDA_AVAILABLE:
+        return absent
+    return select({
+        "//third_party/cuda:off": absent,
+        "//conditions:default": present,
+    })
 
 def cuda_library(name, cu_srcs = [], srcs = [], hdrs = [], deps = [], copts = [], nvcc_opts = [], nvcc_srcs = [], **kwargs):
     """nvcc_srcs: headers of other packages that the .cu sources include."""
@@ -30,10 +40,10 @@ def cuda_library(name, cu_srcs = [], srcs = [], hdrs = [], deps = [], copts = []
             objs.append(obj)
     native.cc_library(
         name = name,
-        srcs = srcs + objs,
+        srcs = srcs + _with_cuda(objs, []),
         hdrs = hdrs,
-        deps = deps + (["@local_cuda//:cudart"] if CUDA_AVAILABLE else []),
+        deps = deps + _with_cuda(["@local_cuda//:cudart"], []),
         copts = copts,
-        defines = ["ONEFLOW_PROMOTE_HAVE_CUDA=" + ("1" if CUDA_AVAILABLE else "0")],
+        defines = _with_cuda(["ONEFLOW_PROMOTE_HAVE_CUDA=1"], ["ONEFLOW_PROMOTE_HAVE_CUDA=0"]),
         **kwargs
     )

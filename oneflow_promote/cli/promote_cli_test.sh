@@ -36,6 +36,12 @@ ops=$(printf 'op sum int8\nop --default-dtype=float64 div int32 int32[]\nop mean
 [ "$("$promote" op div --rounding-mode=floor int32 int32)" = int32 ] || fail "div floor"
 [ "$("$promote" op div int32 int32)" = float32 ] || fail "true div"
 "$promote" op --policy=array_api add int8 int8 >/dev/null && fail "op with the Array API policy exited zero"
+# pow's Python-int exponent goes through c10's checked conversion: 10^18 fits
+# float32's range (the check must not convert float32's max to a 128-bit
+# integer, which overflows) and not float16's.
+[ "$("$promote" op pow float32 1000000000000000000)" = float32 ] || fail "pow float32 10^18"
+[[ "$("$promote" op pow float16 1000000000000000000)" == "error: value 1000000000000000000 cannot be converted to type float16 without overflow" ]] ||
+  fail "pow float16 10^18"
 
 "$promote" int8 float32 >/dev/null || fail "a valid invocation exited non-zero"
 out=$("$promote" int8 1.2.3) && fail "a malformed literal exited zero"

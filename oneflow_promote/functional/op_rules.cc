@@ -252,6 +252,9 @@ bool FitsCheckedConversion(const Operand& scalar, DType to) {
         case Operand::Kind::kPyBool:
           return true;
         case Operand::Kind::kPyInt:
+          // Every 128-bit integer lies within a range from 2^127 up; converting
+          // such a max to int128 would overflow.
+          if (max >= std::ldexp(1.0, 127)) return true;
           return scalar.int_value() <= absl::int128(max) && scalar.int_value() >= -absl::int128(max);
         case Operand::Kind::kPyFloat:
           return fits(scalar.real_value());

@@ -846,7 +846,10 @@ ONEFLOW_PROMOTE_BLOCK_INLINE void StoreVector(void* p, Vector v) {
 // Asks for the source lines kAhead bytes past a block of kBlockBytes at in,
 // with kHint; for blocks smaller than a line, only for the block that
 // starts each line (offset_bytes from the start of the run).
-template <int64_t kBlockBytes, int64_t kAhead = kPrefetchAheadBytes, _mm_hint kHint = _MM_HINT_T0>
+// The hint's type is gcc's enum _mm_hint but a plain int in clang.
+using PrefetchHint = decltype(_MM_HINT_T0);
+template <int64_t kBlockBytes, int64_t kAhead = kPrefetchAheadBytes,
+          PrefetchHint kHint = _MM_HINT_T0>
 ONEFLOW_PROMOTE_BLOCK_INLINE void PrefetchAhead(const void* in, int64_t offset_bytes) {
   // Prefetches never fault, so reaching past the source's end is harmless
   // (the address is formed as an integer, never as a pointer past it).

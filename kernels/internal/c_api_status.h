@@ -17,7 +17,9 @@ namespace oneflow_promote::c_api_internal {
 inline int ReportStatus(const absl::Status& status, char* error, size_t error_size) {
   if (error != nullptr && error_size > 0) {
     const size_t length = std::min(error_size - 1, status.message().size());
-    std::memcpy(error, status.message().data(), length);
+    // An OK status's empty message has a null data(), which memcpy may not
+    // be given even for 0 bytes.
+    if (length > 0) std::memcpy(error, status.message().data(), length);
     error[length] = '\0';
   }
   return static_cast<int>(status.code());

@@ -73,7 +73,12 @@ const CpuCastKernels& BestCpuCastKernels() {
   static const CpuCastKernels& best = []() -> const CpuCastKernels& {
 #if defined(__x86_64__) && defined(ONEFLOW_PROMOTE_AVX2_KERNELS)
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c")) return avx2::Kernels();
+    // F16C is read from cpuid leaf 1 (ecx bit 29): clang 14's
+    // __builtin_cpu_supports does not know "f16c". The avx2 check covers the
+    // OS saving YMM state, which F16C's VEX encoding needs too.
+    unsigned eax, ebx, ecx, edx;
+    const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_F16C) != 0;
+    if (__builtin_cpu_supports("avx2") && f16c) return avx2::Kernels();
 #endif
     return baseline::Kernels();
   }();

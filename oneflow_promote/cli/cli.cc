@@ -9,6 +9,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
 #include "oneflow_promote/cli/cast_command.h"
 #include "oneflow_promote/cli/operand_parser.h"
 #include "oneflow_promote/functional/op_rules.h"
@@ -211,6 +213,12 @@ Answer RunInvocation(const std::vector<absl::string_view>& words, const Settings
   absl::StatusOr<DType> dtype = ResultType(*operands, settings.policy, settings.options);
   if (!dtype.ok()) return Error(dtype.status());
   return {std::string(Name(*dtype)), true};
+}
+
+std::string BatchAnswerLine(absl::string_view line, const Settings& defaults) {
+  const std::vector<absl::string_view> words =
+      absl::StrSplit(line, absl::ByAnyChar(" \t\r"), absl::SkipEmpty());
+  return absl::StrReplaceAll(RunInvocation(words, defaults).text, {{"\n", " ; "}});
 }
 
 }  // namespace oneflow_promote::cli

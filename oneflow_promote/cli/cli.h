@@ -39,6 +39,12 @@ struct Answer {
 [[nodiscard]] Answer RunInvocation(const std::vector<absl::string_view>& words,
                                    const Settings& defaults);
 
+// The line batch mode writes for one input line, without its newline: the
+// line's words (split at spaces, tabs and carriage returns) run as one
+// invocation, a multi-line answer joined with " ; ". Never contains '\n',
+// so batch mode writes exactly one line per input line.
+[[nodiscard]] std::string BatchAnswerLine(absl::string_view line, const Settings& defaults);
+
 // Applies one flag word (with its value, which may be the next word) to
 // `settings`; returns the number of words consumed, or an error.
 [[nodiscard]] absl::StatusOr<int> ApplyFlag(const std::vector<absl::string_view>& words,

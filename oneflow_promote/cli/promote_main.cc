@@ -5,8 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/str_replace.h"
-#include "absl/strings/str_split.h"
 #include "oneflow_promote/cli/cli.h"
 
 namespace {
@@ -15,16 +13,13 @@ using oneflow_promote::cli::Answer;
 using oneflow_promote::cli::Settings;
 
 // Reads invocations from stdin, one per line, and writes exactly one line per
-// input line: multi-line answers are joined with " ; ".
+// input line (BatchAnswerLine).
 int RunBatch(const Settings& settings) {
   std::ios::sync_with_stdio(false);
   std::string line;
   std::string out;
   while (std::getline(std::cin, line)) {
-    const std::vector<absl::string_view> words =
-        absl::StrSplit(line, absl::ByAnyChar(" \t\r"), absl::SkipEmpty());
-    const Answer answer = oneflow_promote::cli::RunInvocation(words, settings);
-    out.append(absl::StrReplaceAll(answer.text, {{"\n", " ; "}}));
+    out.append(oneflow_promote::cli::BatchAnswerLine(line, settings));
     out.push_back('\n');
     if (out.size() > (1 << 16)) {
       std::fwrite(out.data(), 1, out.size(), stdout);

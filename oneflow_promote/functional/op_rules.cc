@@ -320,6 +320,9 @@ absl::StatusOr<DType> CommonDType(absl::Span<const Operand> operands,
     common = *promoted;
   }
   for (DType floor : floors) {
+    // kBool is no floor: promoting with it would trip PyTorch's float8 and
+    // uint16/32/64 guards.
+    if (floor == DType::kBool) continue;
     const Promotion p = PromoteTypes(common, floor, Policy::kTorch);
     if (!p.ok()) return p.status();
     common = p.dtype();

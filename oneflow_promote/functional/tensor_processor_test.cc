@@ -71,6 +71,32 @@ TEST(TensorProcessor, FloorsApplyInPromoteMode) {
   EXPECT_EQ(processor.GetInputs()[0].data_as<int64_t>()[0], -1);
 }
 
+TEST(TensorProcessor, NoFloorLeavesGuardedDtypesAlone) {
+  // The default floor (kBool, none) was promoted with, which PyTorch's
+  // guards refuse for uint16/32/64 and float8: casting two uint64 inputs
+  // failed with "attempted to promote uint64 and bool".
+  const Tensor u = *Tensor::FromValues<uint64_t>({1, 2, 3}, {3});
+  TensorProcessor<Tensor> forced;
+  ASSERT_TRUE(forced.AddInputs({u, u}).PromoteInputsToCommonDtype(true, DType::kFloat32).Apply().ok());
+  EXPECT_EQ(forced.GetInputs()[0].dtype(), DType::kFloat32);
+  EXPECT_EQ(forced.GetInputs()[1].data_as<float>()[2], 3.0f);
+
+  TensorProcessor<Tensor> to_float;
+  ASSERT_TRUE(to_float.AddInputs({u})
+                  .PromoteInputsToCommonDtype(false)
+                  .PromoteIntegerInputsToFloatDtype(true)
+                  .Apply()
+                  .ok());
+  EXPECT_EQ(to_float.GetInputs()[0].dtype(), DType::kFloat32);
+
+  const Tensor f8 = *Tensor::FromValues<Float8E4M3FN>(
+      {Float8E4M3FN{0x38}, Float8E4M3FN{0x40}}, {2});  // 1.0 and 2.0
+  TensorProcessor<Tensor> from_float8;
+  ASSERT_TRUE(
+      from_float8.AddInputs({f8}).PromoteInputsToCommonDtype(true, DType::kFloat32).Apply().ok());
+  EXPECT_EQ(from_float8.GetInputs()[0].data_as<float>()[1], 2.0f);
+}
+
 TEST(TensorProcessor, FloorsApplyPerInputWithoutPromotion) {
   TensorProcessor<Tensor> processor;
   ASSERT_TRUE(processor.AddInputs({Int8s()}, DType::kInt32)

@@ -1,0 +1,301 @@
+// Fuzzes ResultType on lists of 1 to 8 operands under both policies and
+// both default dtypes, against a slow fold written here from the rules
+// (docs/promotion.md; PyTorch's at::native::result_type for torch, the
+// Array API standard for array_api). Only PromoteTypes on pairs is shared
+// with the library. ExplainResultType must end in the same answer.
+//
+// Input, field by field (ByteReader; missing bytes read as 0):
+//   settings: bit 0 array_api, bit 1 float64 default, bit 2 the default
+//             dtype is the next byte taken as a raw dtype (often invalid)
+//   count:    1 + byte % 8 operands, each:
+//     kind:   byte % 6: 0 tensor with ndim 1 + (byte >> 3) % 4, 1 0-d tensor,
+//             2 Python bool, 3 int, 4 float, 5 complex
+//     tensor: dtype byte: below 0xF0 the dtype byte % 18, else that raw
+//             (invalid) enum value
+//     bool:   byte & 1
+//     int:    width byte (1, 2, 4, 8 or 16 by byte % 5), then that many
+//             little-endian bytes, sign-extended
+//     float:  8 bytes of a double; complex: two doubles
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/numeric/int128.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "oneflow_promote/dtype.h"
+#include "oneflow_promote/policy.h"
+#include "oneflow_promote/result_type.h"
+#include "tests/fuzz/fuzz_input.h"
+
+namespace oneflow_promote::fuzz {
+namespace {
+
+// nullopt: the operation raises.
+using Outcome = std::optional<DType>;
+
+bool IsCoreDType(uint8_t raw) { return raw < kNumDTypes; }
+
+// c10's categories, restated: float8 is floating, complex is not.
+bool Complex(DType d) {
+  return d == DType::kComplex32 || d == DType::kComplex64 || d == DType::kComplex128;
+}
+bool Floating(DType d) {
+  return d == DType::kFloat8E4M3FN || d == DType::kFloat8E5M2 || d == DType::kFloat16 ||
+         d == DType::kBFloat16 || d == DType::kFloat32 || d == DType::kFloat64;
+}
+bool Integer(DType d) { return d != DType::kBool && !Floating(d) && !Complex(d); }
+
+// c10::toComplexType: float8 and the rest have no complex dtype.
+Outcome ToComplexType(DType d) {
+  switch (d) {
+    case DType::kFloat16:
+    case DType::kComplex32:
+      return DType::kComplex32;
+    case DType::kBFloat16:
+    case DType::kFloat32:
+    case DType::kComplex64:
+      return DType::kComplex64;
+    case DType::kFloat64:
+    case DType::kComplex128:
+      return DType::kComplex128;
+    default:
+      return std::nullopt;
+  }
+}
+
+Outcome Promote(DType a, DType b, Policy policy) {
+  const Promotion p = PromoteTypes(a, b, policy);
+  if (!p.ok()) return std::nullopt;
+  return p.dtype();
+}
+
+// A bucket: empty (undefined), a dtype, or failed.
+struct Bucket {
+  bool defined = false;
+  bool failed = false;
+  DType dtype = DType::kBool;
+};
+
+// promote_skip_undefined.
+Bucket Join(Bucket bucket, DType d) {
+  if (bucket.failed) return bucket;
+  if (!bucket.defined) return {true, false, d};
+  const Outcome p = Promote(bucket.dtype, d, Policy::kTorch);
+  if (!p) return {true, true, d};
+  return {true, false, *p};
+}
+
+// combine_categories(higher, lower), branch for branch.
+Bucket Combine(Bucket higher, Bucket lower) {
+  if (higher.failed || lower.failed) return {true, true, DType::kBool};
+  if (!higher.defined) return lower;
+  if (!lower.defined) return higher;
+  const DType h = higher.dtype, l = lower.dtype;
+  if (Complex(h)) return higher;
+  if (Complex(l)) {
+    if (Floating(h)) {
+      const Outcome c = ToComplexType(h);
+      return c ? Bucket{true, false, *c} : Bucket{true, true, h};
+    }
+    return lower;
+  }
+  if (Floating(h)) return higher;
+  if (h == DType::kBool || Floating(l)) return Join(higher, l);
+  return higher;
+}
+
+struct Input {
+  Policy policy = Policy::kTorch;
+  PromotionOptions options;
+  std::vector<Operand> operands;
+};
+
+Outcome TorchFold(const Input& in) {
+  const DType def = in.options.default_dtype;
+  if (def != DType::kFloat32 && def != DType::kFloat64) return std::nullopt;
+  const DType default_complex = def == DType::kFloat64 ? DType::kComplex128 : DType::kComplex64;
+  Bucket dim, zero, wrapped;
+  for (const Operand& op : in.operands) {
+    switch (op.kind()) {
+      case Operand::Kind::kTensor:
+        if (!IsCoreDType(static_cast<uint8_t>(op.dtype()))) return std::nullopt;
+        if (op.ndim() > 0) {
+          dim = Join(dim, op.dtype());
+        } else {
+          zero = Join(zero, op.dtype());
+        }
+        break;
+      case Operand::Kind::kPyBool:
+        wrapped = Join(wrapped, DType::kBool);
+        break;
+      case Operand::Kind::kPyInt:
+        // Python ints outside int64 do not become tensors at all.
+        if (op.int_value() < std::numeric_limits<int64_t>::min() ||
+            op.int_value() > std::numeric_limits<int64_t>::max()) {
+          return std::nullopt;
+        }
+        wrapped = Join(wrapped, DType::kInt64);
+        break;
+      case Operand::Kind::kPyFloat:
+        wrapped = Join(wrapped, def);
+        break;
+      case Operand::Kind::kPyComplex:
+        wrapped = Join(wrapped, default_complex);
+        break;
+    }
+  }
+  const Bucket result = Combine(dim, Combine(zero, wrapped));
+  if (result.failed || !result.defined) return std::nullopt;
+  return result.dtype;
+}
+
+// The 13 dtypes of the Array API standard.
+bool InArrayApi(uint8_t raw) {
+  if (!IsCoreDType(raw)) return false;
+  const DType d = static_cast<DType>(raw);
+  return d != DType::kFloat8E4M3FN && d != DType::kFloat8E5M2 && d != DType::kFloat16 &&
+         d != DType::kBFloat16 && d != DType::kComplex32;
+}
+
+// The inclusive range of an integer dtype.
+void IntRange(DType d, absl::int128& lo, absl::int128& hi) {
+  const int bits = static_cast<int>(ItemSize(d)) * 8;
+  const bool is_signed =
+      d == DType::kInt8 || d == DType::kInt16 || d == DType::kInt32 || d == DType::kInt64;
+  if (is_signed) {
+    hi = (absl::int128(1) << (bits - 1)) - 1;
+    lo = -hi - 1;
+  } else {
+    lo = 0;
+    hi = (absl::int128(1) << bits) - 1;
+  }
+}
+
+Outcome ArrayApiFold(const Input& in) {
+  std::optional<DType> arrays;
+  for (const Operand& op : in.operands) {
+    if (!op.is_tensor()) continue;
+    if (!InArrayApi(static_cast<uint8_t>(op.dtype()))) return std::nullopt;
+    if (!arrays) {
+      arrays = op.dtype();
+      continue;
+    }
+    arrays = Promote(*arrays, op.dtype(), Policy::kArrayApi);
+    if (!arrays) return std::nullopt;
+  }
+  if (!arrays) return std::nullopt;  // an array is required
+  const DType a = *arrays;
+  bool any_complex_scalar = false;
+  for (const Operand& op : in.operands) {
+    switch (op.kind()) {
+      case Operand::Kind::kTensor:
+        break;
+      case Operand::Kind::kPyBool:
+        if (a != DType::kBool) return std::nullopt;
+        break;
+      case Operand::Kind::kPyInt:
+        if (a == DType::kBool) return std::nullopt;
+        if (Integer(a)) {
+          absl::int128 lo, hi;
+          IntRange(a, lo, hi);
+          if (op.int_value() < lo || op.int_value() > hi) return std::nullopt;
+        }
+        break;
+      case Operand::Kind::kPyFloat:
+        if (!Floating(a) && !Complex(a)) return std::nullopt;
+        break;
+      case Operand::Kind::kPyComplex:
+        if (!Floating(a) && !Complex(a)) return std::nullopt;
+        any_complex_scalar = true;
+        break;
+    }
+  }
+  return any_complex_scalar ? ToComplexType(a) : Outcome(a);
+}
+
+Input Decode(const uint8_t* data, size_t size) {
+  ByteReader r(data, size);
+  Input in;
+  const uint8_t settings = r.Byte();
+  in.policy = settings & 1 ? Policy::kArrayApi : Policy::kTorch;
+  in.options.default_dtype = settings & 2 ? DType::kFloat64 : DType::kFloat32;
+  if (settings & 4) in.options.default_dtype = static_cast<DType>(r.Byte());
+  const int count = 1 + r.Byte() % 8;
+  for (int i = 0; i < count; ++i) {
+    const uint8_t kind = r.Byte();
+    switch (kind % 6) {
+      case 0:
+      case 1: {
+        const uint8_t b = r.Byte();
+        const DType d = static_cast<DType>(b < 0xF0 ? b % kNumDTypes : b);
+        in.operands.push_back(Operand::Tensor(d, kind % 6 == 0 ? 1 + (kind >> 3) % 4 : 0));
+        break;
+      }
+      case 2:
+        in.operands.push_back(Operand::PyBool(r.Byte() & 1));
+        break;
+      case 3: {
+        constexpr int kWidths[] = {1, 2, 4, 8, 16};
+        in.operands.push_back(Operand::PyInt(r.SignedInt(kWidths[r.Byte() % 5])));
+        break;
+      }
+      case 4:
+        in.operands.push_back(Operand::PyFloat(r.Double()));
+        break;
+      default: {
+        const double re = r.Double();
+        in.operands.push_back(Operand::PyComplex({re, r.Double()}));
+        break;
+      }
+    }
+  }
+  return in;
+}
+
+std::string Describe(const Input& in) {
+  std::vector<std::string> parts;
+  for (const Operand& op : in.operands) parts.push_back(op.Describe());
+  return absl::StrCat(PolicyName(in.policy), " default ",
+                      static_cast<int>(in.options.default_dtype), ": ",
+                      absl::StrJoin(parts, ", "));
+}
+
+std::string OutcomeName(const Outcome& o) { return o ? std::string(Name(*o)) : "error"; }
+
+}  // namespace
+}  // namespace oneflow_promote::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace oneflow_promote;
+  using namespace oneflow_promote::fuzz;
+  const Input in = Decode(data, size);
+  const absl::StatusOr<DType> got = ResultType(in.operands, in.policy, in.options);
+  const Outcome want = in.policy == Policy::kTorch ? TorchFold(in) : ArrayApiFold(in);
+  const Outcome got_outcome = got.ok() ? Outcome(*got) : std::nullopt;
+  FUZZ_CHECK(got_outcome == want, "ResultType gave %s, the fold %s, for %s",
+             got.ok() ? OutcomeName(got_outcome).c_str() : std::string(got.status().message()).c_str(),
+             OutcomeName(want).c_str(), Describe(in).c_str());
+  if (!got.ok()) {
+    FUZZ_CHECK(got.status().code() == absl::StatusCode::kInvalidArgument &&
+                   !got.status().message().empty(),
+               "ResultType failed with code %d for %s", static_cast<int>(got.status().code()),
+               Describe(in).c_str());
+  }
+  // The explanation runs the step-by-step path, and must end where ResultType does.
+  const std::string explained = ExplainResultType(in.operands, in.policy, in.options);
+  const std::string last = explained.substr(explained.rfind('\n') + 1);
+  const std::string expected_last =
+      got.ok() ? absl::StrCat("result: ", Name(*got))
+               : absl::StrCat("error: ", got.status().message());
+  FUZZ_CHECK(last == expected_last, "ExplainResultType ends in '%s', ResultType '%s', for %s",
+             last.c_str(), expected_last.c_str(), Describe(in).c_str());
+  return 0;
+}

@@ -5,13 +5,13 @@
 # oneflow_promote_library(NAME
 #     [SRCS src...]         none: a header-only (INTERFACE) library
 #     [CU_SRCS src.cu...]   a cuda_library: nvcc sources, built with CUDA only
-#     [HDRS hdr...]         public headers
+#     [HDRS hdr...]         public headers, installed with their source path
 #     [DEPS target...]      public: what HDRS include
 #     [PRIVATE_DEPS target...]
 #     [COPTS opt...]        private compile options (Bazel's copts)
-#     [INTERNAL])           static, for this build only (the CLI, test helpers)
+#     [INTERNAL])           static, not installed (the CLI, test helpers)
 # defines the target oneflow_promote_NAME (also the library's file name),
-# aliased as oneflow_promote::NAME.
+# aliased and exported as oneflow_promote::NAME.
 function(oneflow_promote_library name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "INTERNAL" ""
                         "SRCS;CU_SRCS;HDRS;DEPS;PRIVATE_DEPS;COPTS")
@@ -30,9 +30,12 @@ function(oneflow_promote_library name)
   add_library(oneflow_promote::${name} ALIAS ${target})
 
   if(NOT arg_INTERNAL)
-    # Headers include each other from the source root ("kernels/cast.h").
+    # Headers include each other from the source root ("kernels/cast.h"); the
+    # file set keeps that layout under include/ when installed.
     target_sources(${target} ${scope} FILE_SET HEADERS BASE_DIRS ${PROJECT_SOURCE_DIR}
                    FILES ${arg_HDRS})
+    set_target_properties(${target} PROPERTIES EXPORT_NAME ${name})
+    install(TARGETS ${target} EXPORT oneflow_promoteTargets FILE_SET HEADERS)
   endif()
   target_compile_features(${target} ${scope} cxx_std_17)
   target_link_libraries(${target} ${scope} ${arg_DEPS})
@@ -45,7 +48,11 @@ function(oneflow_promote_library name)
   set_target_properties(${target} PROPERTIES
     VERSION ${PROJECT_VERSION}
     SOVERSION ${PROJECT_VERSION_MAJOR}
-    POSITION_INDEPENDENT_CODE ON)
+    POSITION_INDEPENDENT_CODE ON
+    # Installed libraries find each other beside themselves, and cudart where
+    # it was linked from (as Bazel's -rpath to the toolkit does).
+    INSTALL_RPATH "$ORIGIN"
+    INSTALL_RPATH_USE_LINK_PATH ON)
 
   if(arg_CU_SRCS)
     # cuda_library: the .cu sources and cudart with CUDA, neither without it;

@@ -9,17 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake pkg-config g++ libabsl-dev libfmt-dev libgtest-dev libbenchmark-dev)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "installing Debian packages: ${missing[*]}"
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+tools/apt_install.sh cmake pkg-config g++ libabsl-dev libfmt-dev libgtest-dev libbenchmark-dev
 
 work=$(mktemp -d /tmp/cmake-build-XXXXXX)
 if [ "${KEEP:-0}" = 1 ]; then

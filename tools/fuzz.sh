@@ -21,17 +21,7 @@ fi
 # What a fresh Debian bookworm machine lacks: Bazel and the libraries the
 # targets link (tools/install_deps.sh's test oracles are not needed), clang
 # and its runtimes (libFuzzer, ASan, UBSan).
-packages=(bazel-bootstrap bazel-rules-java libabsl-dev libfmt-dev clang-14 libclang-rt-14-dev)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "installing Debian packages: ${missing[*]}"
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+tools/apt_install.sh bazel-bootstrap bazel-rules-java libabsl-dev libfmt-dev clang-14 libclang-rt-14-dev
 
 labels=()
 for t in "${targets[@]}"; do labels+=("//tests/fuzz:$t"); done

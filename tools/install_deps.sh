@@ -4,19 +4,8 @@
 # rules_java, the system libraries, and the Python oracles used by tests.
 set -euo pipefail
 
-packages=(bazel-bootstrap bazel-rules-java libabsl-dev libfmt-dev libgtest-dev
-          libbenchmark-dev libtorch-dev)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "installing Debian packages: ${missing[*]}"
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
-    "${missing[@]}" >/dev/null
-fi
+"$(dirname "$0")"/apt_install.sh bazel-bootstrap bazel-rules-java libabsl-dev libfmt-dev \
+  libgtest-dev libbenchmark-dev libtorch-dev
 
 # Test-only oracles: array-api-strict regenerates tests/array_api/cases.tsv,
 # ml_dtypes tests/float8/cases.tsv; matplotlib draws the benchmark report's

@@ -15,8 +15,12 @@ the `promote` CLI spells them, the answer a dtype name or "error".
 import itertools
 import math
 import sys
+from pathlib import Path
 
 import array_api_strict as xp
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from case_file import write_or_check  # noqa: E402
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
           "uint64", "float32", "float64", "complex64", "complex128"]
@@ -74,17 +78,7 @@ def lines():
 
 
 def main(argv):
-    text = "\n".join(lines()) + "\n"
-    if len(argv) == 3 and argv[1] == "--check":
-        with open(argv[2]) as f:
-            if f.read() != text:
-                print(f"{argv[2]} differs from array-api-strict {xp.__version__}; regenerate it")
-                return 1
-        print(f"{argv[2]} matches array-api-strict {xp.__version__} "
-              f"({text.count(chr(10))} cases)")
-        return 0
-    sys.stdout.write(text)
-    return 0
+    return write_or_check(argv, "\n".join(lines()) + "\n", f"array-api-strict {xp.__version__}")
 
 
 if __name__ == "__main__":

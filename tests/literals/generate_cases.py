@@ -20,9 +20,13 @@ float64 ("%.17g", nan, inf, -inf).
 """
 
 import sys
+from pathlib import Path
 
 import ml_dtypes
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from case_file import write_or_check  # noqa: E402
 
 FORMATS = {
     "float8_e4m3fn": ml_dtypes.float8_e4m3fn,
@@ -111,16 +115,7 @@ def lines():
 
 
 def main(argv):
-    text = "\n".join(lines()) + "\n"
-    if len(argv) == 3 and argv[1] == "--check":
-        with open(argv[2]) as f:
-            if f.read() != text:
-                print(f"{argv[2]} differs from ml_dtypes {ml_dtypes.__version__}; regenerate it")
-                return 1
-        print(f"{argv[2]} matches ml_dtypes {ml_dtypes.__version__} ({text.count(chr(10))} cases)")
-        return 0
-    sys.stdout.write(text)
-    return 0
+    return write_or_check(argv, "\n".join(lines()) + "\n", f"ml_dtypes {ml_dtypes.__version__}")
 
 
 if __name__ == "__main__":

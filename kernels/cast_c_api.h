@@ -3,7 +3,8 @@
  * in oneflow_promote's dtype list (bool 0, uint8 1, int8 2, int16 3, int32 4,
  * int64 5, uint16 6, uint32 7, uint64 8, float8_e4m3fn 9, float8_e5m2 10,
  * float16 11, bfloat16 12, float32 13, float64 14, complex32 15,
- * complex64 16, complex128 17). */
+ * complex64 16, complex128 17, bcomplex32 18, float8_e4m3fnuz 19,
+ * float8_e5m2fnuz 20, float8_e8m0fnu 21). */
 
 #ifndef ONEFLOW_PROMOTE_KERNELS_CAST_C_API_H_
 #define ONEFLOW_PROMOTE_KERNELS_CAST_C_API_H_

@@ -9,8 +9,13 @@
 //     twice, as PyTorch does);
 //   - floating -> integer truncates toward zero and saturates; NaN -> 0;
 //   - complex -> real keeps the real part;
-//   - float8_e4m3fn has no infinity: overflow, inf and NaN give NaN;
-//     float8_e5m2, float16 and bfloat16 overflow to inf.
+//   - overflow, after rounding, gives inf in the formats that have one
+//     (float16, bfloat16, float8_e5m2); float8_e4m3fn saturates to ±448
+//     (infinities too); the fnuz formats give their NaN; NaN stays NaN;
+//   - float8_e8m0fnu (powers of two) takes the magnitude: 0 gives its
+//     smallest value 2^-127, and a mantissa of exactly 1.5 rounds up;
+//   - the fnuz formats have no negative zero.
+// These follow PyTorch 2.15's conversions from float32.
 //
 // Rounding to the narrow formats (float16, bfloat16, float8) goes in two
 // steps that are together exact: the source is first rounded to float32 *to
@@ -58,38 +63,60 @@ ONEFLOW_PROMOTE_CONVERT_INLINE uint32_t Select(bool condition, uint32_t if_true,
   return (if_true & mask) | (if_false & ~mask);
 }
 
+// How a narrow format spends its special encodings.
+enum class Specials {
+  kIeee,             // all-ones exponent: inf and NaNs; overflow gives inf
+  kFiniteSaturating, // S.1111.111 is NaN, no inf; overflow saturates (float8_e4m3fn)
+  kUnsignedZeroNaN,  // 1000.0000 is the only NaN, no -0, no inf; overflow gives NaN (fnuz)
+  kExponentOnly,     // an unsigned power of two, all ones NaN (float8_e8m0fnu)
+};
+
 // A binary floating format narrower than float32, described by its fields.
-// kFiniteOnly formats (float8_e4m3fn) spend the all-ones exponent on normal
-// numbers and keep only S.1111.111 for NaN.
-template <int kExponentBitsArg, int kMantissaBitsArg, bool kFiniteOnlyArg, uint32_t kNaNBitsArg>
+template <int kExponentBitsArg, int kMantissaBitsArg, Specials kSpecialsArg, uint32_t kNaNBitsArg,
+          int kBiasArg = (1 << (kExponentBitsArg - 1)) - 1>
 struct MiniFloatFormat {
   static constexpr int kExponentBits = kExponentBitsArg;
   static constexpr int kMantissaBits = kMantissaBitsArg;
-  static constexpr bool kFiniteOnly = kFiniteOnlyArg;
-  static constexpr uint32_t kNaNBits = kNaNBitsArg;  // a quiet NaN, sign clear
-  static constexpr int kBias = (1 << (kExponentBits - 1)) - 1;
+  static constexpr Specials kSpecials = kSpecialsArg;
+  static constexpr uint32_t kNaNBits = kNaNBitsArg;  // the NaN a conversion writes, sign clear
+  static constexpr int kBias = kBiasArg;
   static constexpr int kSignShift = kExponentBits + kMantissaBits;
   static constexpr uint32_t kMagnitudeMask = (1u << kSignShift) - 1;
-  // The encoding that overflow saturates to: inf, or NaN when there is none.
+  static constexpr uint32_t kInfBits = ((1u << kExponentBits) - 1) << kMantissaBits;
+  // The largest finite magnitude, and what a larger rounded magnitude becomes.
+  static constexpr uint32_t kLargestFiniteBits =
+      kSpecials == Specials::kIeee ? kInfBits - 1
+      : kSpecials == Specials::kFiniteSaturating ? kMagnitudeMask - 1
+                                                 : kMagnitudeMask;
   static constexpr uint32_t kOverflowBits =
-      kFiniteOnly ? kNaNBits : ((1u << kExponentBits) - 1) << kMantissaBits;
+      kSpecials == Specials::kIeee ? kInfBits
+      : kSpecials == Specials::kFiniteSaturating ? kLargestFiniteBits
+                                                 : kNaNBits;
 };
 
 template <typename T>
 struct FormatOf;
 template <>
-struct FormatOf<Float16> : MiniFloatFormat<5, 10, false, 0x7E00> {};
+struct FormatOf<Float16> : MiniFloatFormat<5, 10, Specials::kIeee, 0x7E00> {};
 template <>
-struct FormatOf<BFloat16> : MiniFloatFormat<8, 7, false, 0x7FC0> {};
+struct FormatOf<BFloat16> : MiniFloatFormat<8, 7, Specials::kIeee, 0x7FC0> {};
 template <>
-struct FormatOf<Float8E4M3FN> : MiniFloatFormat<4, 3, true, 0x7F> {};
+struct FormatOf<Float8E4M3FN> : MiniFloatFormat<4, 3, Specials::kFiniteSaturating, 0x7F> {};
 template <>
-struct FormatOf<Float8E5M2> : MiniFloatFormat<5, 2, false, 0x7E> {};
+struct FormatOf<Float8E5M2> : MiniFloatFormat<5, 2, Specials::kIeee, 0x7F> {};
+template <>
+struct FormatOf<Float8E4M3FNUZ> : MiniFloatFormat<4, 3, Specials::kUnsignedZeroNaN, 0x80, 8> {};
+template <>
+struct FormatOf<Float8E5M2FNUZ> : MiniFloatFormat<5, 2, Specials::kUnsignedZeroNaN, 0x80, 16> {};
+template <>
+struct FormatOf<Float8E8M0FNU> : MiniFloatFormat<8, 0, Specials::kExponentOnly, 0xFF, 127> {};
 
 template <typename T>
 inline constexpr bool kIsMiniFloat =
     std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16> ||
-    std::is_same_v<T, Float8E4M3FN> || std::is_same_v<T, Float8E5M2>;
+    std::is_same_v<T, Float8E4M3FN> || std::is_same_v<T, Float8E5M2> ||
+    std::is_same_v<T, Float8E4M3FNUZ> || std::is_same_v<T, Float8E5M2FNUZ> ||
+    std::is_same_v<T, Float8E8M0FNU>;
 
 template <typename T>
 struct IsComplex : std::false_type {};
@@ -104,13 +131,18 @@ template <typename T>
 ONEFLOW_PROMOTE_CONVERT_INLINE float MiniFloatToFloat(T value) {
   using F = FormatOf<T>;
   const uint32_t bits = value.bits;
-  const uint32_t sign = (bits >> F::kSignShift) << 31;
-  const uint32_t magnitude = bits & F::kMagnitudeMask;
-  constexpr int kShift = 23 - F::kMantissaBits;
-  if constexpr (F::kExponentBits == 8) {
+  if constexpr (F::kSpecials == Specials::kExponentOnly) {
+    // 2^(bits - 127): float32's exponent field, except 0 (2^-127, a float32
+    // subnormal) and NaN.
+    const uint32_t power = Select(bits == 0, 0x00400000u, bits << 23);
+    return BitCast<float>(Select(bits == F::kNaNBits, 0x7FC00000u, power));
+  } else if constexpr (F::kExponentBits == 8) {
     // bfloat16 is the top half of a float32: subnormals, inf and NaN included.
     return BitCast<float>(bits << 16);
   } else {
+    const uint32_t sign = (bits >> F::kSignShift) << 31;
+    const uint32_t magnitude = bits & F::kMagnitudeMask;
+    constexpr int kShift = 23 - F::kMantissaBits;
     // Normal numbers: widen the fields and rebias the exponent.
     const uint32_t normal = (magnitude << kShift) + (uint32_t{127 - F::kBias} << 23);
     // Subnormals: mantissa * 2^(1 - bias - mantissa bits), exact in float32.
@@ -118,15 +150,16 @@ ONEFLOW_PROMOTE_CONVERT_INLINE float MiniFloatToFloat(T value) {
         static_cast<float>(1.0 / static_cast<double>(1ull << (F::kBias - 1 + F::kMantissaBits)));
     const float subnormal = static_cast<float>(magnitude) * kSubnormalQuantum;
     const bool is_subnormal = magnitude < (1u << F::kMantissaBits);
-    uint32_t result = Select(is_subnormal, BitCast<uint32_t>(subnormal), normal);
-    if constexpr (F::kFiniteOnly) {
-      result = Select(magnitude == F::kMagnitudeMask, 0x7FC00000u, result);
+    uint32_t result = Select(is_subnormal, BitCast<uint32_t>(subnormal), normal) | sign;
+    if constexpr (F::kSpecials == Specials::kFiniteSaturating) {
+      result = Select(magnitude == F::kMagnitudeMask, 0x7FC00000u | sign, result);
+    } else if constexpr (F::kSpecials == Specials::kUnsignedZeroNaN) {
+      result = Select(bits == F::kNaNBits, 0x7FC00000u, result);
     } else {
       // The all-ones exponent: inf, or NaN with its payload kept.
-      const uint32_t exponent_all_ones = ((1u << F::kExponentBits) - 1) << F::kMantissaBits;
-      result = Select(magnitude >= exponent_all_ones, 0x7F800000u | (magnitude << kShift), result);
+      result = Select(magnitude >= F::kInfBits, 0x7F800000u | (magnitude << kShift) | sign, result);
     }
-    return BitCast<float>(result | sign);
+    return BitCast<float>(result);
   }
 }
 
@@ -134,37 +167,62 @@ ONEFLOW_PROMOTE_CONVERT_INLINE float MiniFloatToFloat(T value) {
 template <typename T>
 ONEFLOW_PROMOTE_CONVERT_INLINE T FloatToMiniFloat(float value) {
   using F = FormatOf<T>;
+  using Bits = decltype(T::bits);
   const uint32_t bits = BitCast<uint32_t>(value);
-  if constexpr (F::kExponentBits == 8) {
+  if constexpr (F::kSpecials == Specials::kExponentOnly) {
+    // The magnitude's float32 exponent, one up when the mantissa is past a
+    // half or exactly a half of a normal number (PyTorch's rule); inf and
+    // NaN give NaN, and so does rounding up from float32's top binade.
+    const uint32_t exponent = (bits >> 23) & 0xFFu;
+    const uint32_t half = (bits >> 22) & 1u;
+    const uint32_t below_half = (bits & 0x3FFFFFu) != 0;
+    const uint32_t round_up = half & (below_half | (exponent != 0));
+    return T{static_cast<Bits>(Select(exponent == 0xFFu, F::kNaNBits, exponent + round_up))};
+  } else if constexpr (F::kExponentBits == 8) {
     // bfloat16 is float32's top half with float32's exponent range: rounding
     // away the low 16 bits (nearest, ties to even) is the whole conversion;
     // a carry out of the largest finite value gives inf. NaN becomes the
     // canonical quiet NaN with its sign, as below.
     const uint32_t rounded = (bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16;
     const uint32_t nan = F::kNaNBits | ((bits >> 16) & 0x8000u);
-    return T{static_cast<decltype(T::bits)>(Select((bits & 0x7FFFFFFFu) > 0x7F800000u, nan, rounded))};
-  }
-  const uint32_t sign = (bits >> 31) << F::kSignShift;
-  const uint32_t magnitude = bits & 0x7FFFFFFFu;
-  constexpr int kShift = 23 - F::kMantissaBits;
-  // Normal results: add just under half an ulp, plus one if the kept last bit
-  // is odd, so that the carry rounds to nearest with ties to even; then
-  // rebias the exponent. Overflow carries into the exponent and is clamped.
-  const uint32_t rounded = magnitude + ((1u << (kShift - 1)) - 1) + ((magnitude >> kShift) & 1);
-  const uint32_t normal = (rounded >> kShift) - (uint32_t{127 - F::kBias} << F::kMantissaBits);
-  // Subnormal results: adding 2^23 quanta makes the float32 adder round at
-  // the quantum (to nearest even); the integer difference is the mantissa.
-  constexpr uint32_t kMagicBits = uint32_t{127 + 24 - F::kBias - F::kMantissaBits} << 23;
-  const float magic = BitCast<float>(kMagicBits);
-  const float shifted = BitCast<float>(magnitude) + magic;
-  const uint32_t subnormal = BitCast<uint32_t>(shifted) - kMagicBits;
-  constexpr uint32_t kMinNormalBits = uint32_t{127 + 1 - F::kBias} << 23;
-  uint32_t result = Select(magnitude < kMinNormalBits, subnormal, normal);
-  result = Select(result < F::kOverflowBits, result, F::kOverflowBits);
-  if constexpr (!F::kFiniteOnly) {
+    return T{static_cast<Bits>(Select((bits & 0x7FFFFFFFu) > 0x7F800000u, nan, rounded))};
+  } else {
+    uint32_t sign = (bits >> 31) << F::kSignShift;
+    const uint32_t magnitude = bits & 0x7FFFFFFFu;
+    constexpr int kShift = 23 - F::kMantissaBits;
+    // Normal results: add just under half an ulp, plus one if the kept last
+    // bit is odd, so that the carry rounds to nearest with ties to even; then
+    // rebias the exponent. Overflow carries into the exponent and is clamped.
+    const uint32_t rounded = magnitude + ((1u << (kShift - 1)) - 1) + ((magnitude >> kShift) & 1);
+    const uint32_t normal = (rounded >> kShift) - (uint32_t{127 - F::kBias} << F::kMantissaBits);
+    // Subnormal results: adding 2^23 quanta makes the float32 adder round at
+    // the quantum (to nearest even); the integer difference is the mantissa.
+    constexpr uint32_t kMagicBits = uint32_t{127 + 24 - F::kBias - F::kMantissaBits} << 23;
+    const float magic = BitCast<float>(kMagicBits);
+    const float shifted = BitCast<float>(magnitude) + magic;
+    const uint32_t subnormal = BitCast<uint32_t>(shifted) - kMagicBits;
+    constexpr uint32_t kMinNormalBits = uint32_t{127 + 1 - F::kBias} << 23;
+    uint32_t result = Select(magnitude < kMinNormalBits, subnormal, normal);
+    result = Select(result <= F::kLargestFiniteBits, result, F::kOverflowBits);
     result = Select(magnitude > 0x7F800000u, F::kNaNBits, result);
+    if constexpr (F::kSpecials == Specials::kUnsignedZeroNaN) {
+      sign = Select(result == 0, 0u, sign);  // no negative zero; NaN has the sign bit already
+    }
+    return T{static_cast<Bits>(result | sign)};
   }
-  return T{static_cast<decltype(T::bits)>(result | sign)};
+}
+
+// Whether a mini-float is nonzero (NaN is).
+template <typename T>
+ONEFLOW_PROMOTE_CONVERT_INLINE bool MiniFloatNonZero(T value) {
+  using F = FormatOf<T>;
+  if constexpr (F::kSpecials == Specials::kExponentOnly) {
+    return true;
+  } else if constexpr (F::kSpecials == Specials::kUnsignedZeroNaN) {
+    return value.bits != 0;
+  } else {
+    return (value.bits & F::kMagnitudeMask) != 0;
+  }
 }
 
 // Rounds a float64 to float32 toward zero, then sets the last bit when the
@@ -254,7 +312,7 @@ ONEFLOW_PROMOTE_CONVERT_INLINE To ConvertReal(From from) {
     return from;
   } else if constexpr (std::is_same_v<To, bool>) {
     if constexpr (kIsMiniFloat<From>) {
-      return (from.bits & FormatOf<From>::kMagnitudeMask) != 0;  // NaN is nonzero
+      return MiniFloatNonZero(from);
     } else {
       return from != From{0};
     }

@@ -69,7 +69,8 @@ enum class Category : uint8_t { kBool, kUnsigned, kSigned, kFloating, kComplex }
 [[nodiscard]] constexpr bool IsFloating(DType d) { return CategoryOf(d) == Category::kFloating; }
 [[nodiscard]] constexpr bool IsComplex(DType d) { return CategoryOf(d) == Category::kComplex; }
 [[nodiscard]] constexpr bool IsFloat8(DType d) {
-  return d == DType::kFloat8E4M3FN || d == DType::kFloat8E5M2;
+  return d == DType::kFloat8E4M3FN || d == DType::kFloat8E5M2 || d == DType::kFloat8E4M3FNUZ ||
+         d == DType::kFloat8E5M2FNUZ || d == DType::kFloat8E8M0FNU;
 }
 
 // "Category" as the promotion rules order it: bool 0, integer 1, floating 2,

@@ -5,6 +5,8 @@
 // c10/core/ScalarType.h's list is for PyTorch): the DType enum, canonical
 // names, item sizes, categories and host storage types are all expanded from
 // it, so adding a dtype is one line here plus its place in each policy.
+// New dtypes go at the end, as in c10's list, so that the enum values a
+// foreign ABI has stored keep their meaning.
 // This header is separate from dtype.h so that nvcc, which compiles the CUDA
 // kernels, can dispatch on dtypes without reading Abseil or fmt.
 
@@ -34,7 +36,11 @@
   X(kFloat64, float64, double, kFloating)                        \
   X(kComplex32, complex32, Complex<Float16>, kComplex)           \
   X(kComplex64, complex64, Complex<float>, kComplex)             \
-  X(kComplex128, complex128, Complex<double>, kComplex)
+  X(kComplex128, complex128, Complex<double>, kComplex)          \
+  X(kBComplex32, bcomplex32, Complex<BFloat16>, kComplex)        \
+  X(kFloat8E4M3FNUZ, float8_e4m3fnuz, Float8E4M3FNUZ, kFloating) \
+  X(kFloat8E5M2FNUZ, float8_e5m2fnuz, Float8E5M2FNUZ, kFloating) \
+  X(kFloat8E8M0FNU, float8_e8m0fnu, Float8E8M0FNU, kFloating)
 
 namespace oneflow_promote {
 

@@ -12,12 +12,15 @@
 namespace oneflow_promote {
 namespace {
 
-TEST(DType, EighteenDTypesWithTheSpecsCanonicalNames) {
-  const char* expected[] = {"bool",     "uint8",         "int8",        "int16",   "int32",
-                            "int64",    "uint16",        "uint32",      "uint64",  "float8_e4m3fn",
-                            "float8_e5m2", "float16",    "bfloat16",    "float32", "float64",
-                            "complex32", "complex64",    "complex128"};
-  ASSERT_EQ(kNumDTypes, 18);
+// PyTorch 2.15's names (torch.<name>) for the dtypes of the library's scope.
+TEST(DType, TwentyTwoDTypesWithPyTorchsNames) {
+  const char* expected[] = {"bool",          "uint8",           "int8",           "int16",
+                            "int32",         "int64",           "uint16",         "uint32",
+                            "uint64",        "float8_e4m3fn",   "float8_e5m2",    "float16",
+                            "bfloat16",      "float32",         "float64",        "complex32",
+                            "complex64",     "complex128",      "bcomplex32",     "float8_e4m3fnuz",
+                            "float8_e5m2fnuz", "float8_e8m0fnu"};
+  ASSERT_EQ(kNumDTypes, 22);
   std::set<std::string> ours;
   for (DType d : kAllDTypes) ours.insert(std::string(Name(d)));
   EXPECT_EQ(ours, std::set<std::string>(std::begin(expected), std::end(expected)));
@@ -49,6 +52,10 @@ TEST(DType, ItemSizesAreTheFormatsWidths) {
   EXPECT_EQ(ItemSize(DType::kComplex64), 8u);
   EXPECT_EQ(ItemSize(DType::kComplex128), 16u);
   EXPECT_EQ(ItemSize(DType::kUInt64), 8u);
+  EXPECT_EQ(ItemSize(DType::kBComplex32), 4u);
+  EXPECT_EQ(ItemSize(DType::kFloat8E4M3FNUZ), 1u);
+  EXPECT_EQ(ItemSize(DType::kFloat8E5M2FNUZ), 1u);
+  EXPECT_EQ(ItemSize(DType::kFloat8E8M0FNU), 1u);
 }
 
 TEST(DType, Categories) {
@@ -59,6 +66,12 @@ TEST(DType, Categories) {
   EXPECT_TRUE(IsFloating(DType::kBFloat16));
   EXPECT_FALSE(IsFloating(DType::kComplex64));
   EXPECT_TRUE(IsComplex(DType::kComplex32));
+  EXPECT_TRUE(IsComplex(DType::kBComplex32));
+  for (DType d : {DType::kFloat8E4M3FN, DType::kFloat8E5M2, DType::kFloat8E4M3FNUZ,
+                  DType::kFloat8E5M2FNUZ, DType::kFloat8E8M0FNU}) {
+    EXPECT_TRUE(IsFloat8(d) && IsFloating(d)) << Name(d);
+  }
+  EXPECT_FALSE(IsFloat8(DType::kFloat16));
   EXPECT_TRUE(IsIntegral(DType::kUInt64));
   EXPECT_FALSE(IsIntegral(DType::kBool));
   EXPECT_LT(CategoryRank(DType::kBool), CategoryRank(DType::kUInt8));
@@ -69,7 +82,7 @@ TEST(DType, Categories) {
 
 TEST(DType, ForeignEnumValuesAreValidated) {
   for (int raw = 0; raw < kNumDTypes; ++raw) EXPECT_TRUE(DTypeFromRaw(raw).ok());
-  for (int raw : {-1, 18, 19, 255, 1 << 20}) {
+  for (int raw : {-1, kNumDTypes, kNumDTypes + 1, 255, 1 << 20}) {
     absl::StatusOr<DType> d = DTypeFromRaw(raw);
     ASSERT_FALSE(d.ok());
     EXPECT_NE(d.status().message().find(std::to_string(raw)), std::string::npos);

@@ -25,8 +25,8 @@
 namespace oneflow_promote {
 
 enum class Policy : uint8_t {
-  // PyTorch: its table for the 13 core dtypes, plus the newest release's
-  // guards for float8 and uint16/uint32/uint64.
+  // PyTorch 2.15: its table for the core dtypes (bcomplex32 included), plus
+  // its guards for float8 and uint16/uint32/uint64.
   kTorch,
   // The Python Array API standard, 2024.12.
   kArrayApi,
@@ -48,6 +48,7 @@ inline constexpr Edge kTorchEdges[] = {
     {DType::kFloat32, DType::kFloat64},     {DType::kFloat16, DType::kComplex32},
     {DType::kComplex32, DType::kComplex64}, {DType::kFloat32, DType::kComplex64},
     {DType::kComplex64, DType::kComplex128}, {DType::kFloat64, DType::kComplex128},
+    {DType::kBFloat16, DType::kBComplex32}, {DType::kBComplex32, DType::kComplex64},
 };
 
 inline constexpr Edge kArrayApiEdges[] = {
@@ -64,7 +65,7 @@ using TorchLattice = Lattice<std::size(kTorchEdges), kTorchEdges>;
 using ArrayApiLattice = Lattice<std::size(kArrayApiEdges), kArrayApiEdges>;
 
 // The dtypes a policy gives meaning to; any other dtype is an error in it.
-// Torch: all 18. Array API: the 13 the standard defines.
+// Torch: all of them. Array API: the 13 the standard defines.
 [[nodiscard]] absl::Span<const DType> PolicyDTypes(Policy policy);
 
 // Why two dtypes have no promotion.
@@ -128,7 +129,7 @@ using PromotionTable = std::array<std::array<uint8_t, kNumDTypes>, kNumDTypes>;
 
 [[nodiscard]] constexpr bool InArrayApi(DType d) {
   return !IsFloat8(d) && d != DType::kFloat16 && d != DType::kBFloat16 &&
-         d != DType::kComplex32;
+         d != DType::kComplex32 && d != DType::kBComplex32;
 }
 
 [[nodiscard]] constexpr bool IsBarebonesUnsigned(DType d) {
@@ -207,7 +208,9 @@ namespace internal_policy {
     case DType::kFloat16:
     case DType::kComplex32:
       return Index(DType::kComplex32);
-    case DType::kBFloat16:  // bfloat16 has float32's range
+    case DType::kBFloat16:
+    case DType::kBComplex32:
+      return Index(DType::kBComplex32);
     case DType::kFloat32:
     case DType::kComplex64:
       return Index(DType::kComplex64);
@@ -222,8 +225,8 @@ namespace internal_policy {
 }  // namespace internal_policy
 
 // The complex dtype whose parts have the precision of `dtype` (torch's
-// toComplexType): float16 -> complex32, bfloat16 and float32 -> complex64,
-// float64 -> complex128, complex dtypes map to themselves. Errors for
+// toComplexType): float16 -> complex32, bfloat16 -> bcomplex32, float32 ->
+// complex64, float64 -> complex128, complex dtypes map to themselves. Errors for
 // dtypes that have no complex counterpart (integers, bool, float8).
 [[nodiscard]] absl::StatusOr<DType> ToComplex(DType dtype);
 

@@ -37,13 +37,13 @@ class Operand {
   [[nodiscard]] static constexpr Operand Tensor(DType dtype, int64_t ndim) {
     namespace tb = internal_torch_buckets;
     const uint8_t code = IsValid(dtype) ? tb::Code(dtype) : tb::kFailed;
-    const uint64_t word =
-        tb::Word(ndim == 0 ? tb::Bucket::kZeroDim : tb::Bucket::kDimensioned, code);
-    return Operand(Kind::kTensor, dtype, ndim, 0, 0, 0, {word, word});
+    const tb::BucketSets sets =
+        tb::SetsOf(ndim == 0 ? tb::Bucket::kZeroDim : tb::Bucket::kDimensioned, code);
+    return Operand(Kind::kTensor, dtype, ndim, 0, 0, 0, {{sets, sets}});
   }
   [[nodiscard]] static constexpr Operand PyBool(bool value) {
     return Operand(Kind::kPyBool, DType::kBool, 0, value ? 1 : 0, 0, 0,
-                   ScalarWords(DType::kBool, DType::kBool));
+                   ScalarSets(DType::kBool, DType::kBool));
   }
   // Python ints are unbounded; this holds the 128-bit range, which covers
   // every integer dtype (uint64's max included) and a margin past it.
@@ -51,17 +51,17 @@ class Operand {
     const bool fits = value >= std::numeric_limits<int64_t>::min() &&
                       value <= std::numeric_limits<int64_t>::max();
     namespace tb = internal_torch_buckets;
-    const uint64_t word =
-        tb::Word(tb::Bucket::kScalar, fits ? tb::Code(DType::kInt64) : tb::kFailed);
-    return Operand(Kind::kPyInt, DType::kInt64, 0, value, 0, 0, {word, word});
+    const tb::BucketSets sets =
+        tb::SetsOf(tb::Bucket::kScalar, fits ? tb::Code(DType::kInt64) : tb::kFailed);
+    return Operand(Kind::kPyInt, DType::kInt64, 0, value, 0, 0, {{sets, sets}});
   }
   [[nodiscard]] static constexpr Operand PyFloat(double value) {
     return Operand(Kind::kPyFloat, DType::kFloat64, 0, 0, value, 0,
-                   ScalarWords(DType::kFloat32, DType::kFloat64));
+                   ScalarSets(DType::kFloat32, DType::kFloat64));
   }
   [[nodiscard]] static constexpr Operand PyComplex(std::complex<double> value) {
     return Operand(Kind::kPyComplex, DType::kComplex128, 0, 0, value.real(), value.imag(),
-                   ScalarWords(DType::kComplex64, DType::kComplex128));
+                   ScalarSets(DType::kComplex64, DType::kComplex128));
   }
 
   [[nodiscard]] constexpr Kind kind() const { return kind_; }
@@ -83,29 +83,31 @@ class Operand {
   // "Python int 300".
   [[nodiscard]] std::string Describe() const;
 
-  // What the operand brings to PyTorch's three buckets, as one word of
-  // internal_torch_buckets: the upper set of its dtype in the bucket it falls
-  // in, the identity in the two others. Derived once here because ResultType,
-  // on every op's hot path, then folds a list with one AND per operand.
-  [[nodiscard]] constexpr uint64_t torch_fold_word(bool float64_default) const {
-    return torch_words_.words[float64_default ? 1 : 0];
+  // What the operand brings to PyTorch's three buckets, as
+  // internal_torch_buckets' sets: the upper set of its dtype in the bucket it
+  // falls in, the identity in the two others. Derived once here because
+  // ResultType, on every op's hot path, then folds a list with one AND per
+  // bucket and operand.
+  [[nodiscard]] constexpr const internal_torch_buckets::BucketSets& torch_bucket_sets(
+      bool float64_default) const {
+    return torch_sets_.sets[float64_default ? 1 : 0];
   }
 
  private:
-  struct TorchWords {
-    uint64_t words[2];  // with the float32 default dtype, with float64
+  struct TorchSets {
+    internal_torch_buckets::BucketSets sets[2];  // with the float32 default dtype, with float64
   };
-  static constexpr TorchWords ScalarWords(DType float32_default, DType float64_default) {
+  static constexpr TorchSets ScalarSets(DType float32_default, DType float64_default) {
     namespace tb = internal_torch_buckets;
-    return {{tb::Word(tb::Bucket::kScalar, tb::Code(float32_default)),
-             tb::Word(tb::Bucket::kScalar, tb::Code(float64_default))}};
+    return {{tb::SetsOf(tb::Bucket::kScalar, tb::Code(float32_default)),
+             tb::SetsOf(tb::Bucket::kScalar, tb::Code(float64_default))}};
   }
 
   constexpr Operand(Kind kind, DType dtype, int64_t ndim, absl::int128 int_value, double real,
-                    double imag, TorchWords torch)
+                    double imag, TorchSets torch)
       : kind_(kind),
         dtype_(dtype),
-        torch_words_(torch),
+        torch_sets_(torch),
         ndim_(ndim),
         int_(int_value),
         real_(real),
@@ -113,7 +115,7 @@ class Operand {
 
   Kind kind_;
   DType dtype_;
-  TorchWords torch_words_;
+  TorchSets torch_sets_;
   int64_t ndim_;
   absl::int128 int_;
   double real_;
@@ -151,7 +153,7 @@ struct PromotionOptions {
 namespace internal_result_type {
 
 // PyTorch's rules folded through internal_torch_buckets: one AND per
-// operand, then a lowest-bit scan per bucket and two combine lookups; no
+// bucket and operand, then a lowest-bit scan per bucket and two combine lookups; no
 // branch per rule. Returns a bucket code, kFailed where the detailed path
 // must find (and word) an error or apply PyTorch's float8 and uint16/32/64
 // guards. Inline, with ResultType's fast path, because a functor calls it on
@@ -164,11 +166,11 @@ namespace internal_result_type {
   if (operands.empty() || (!float64_default && options.default_dtype != DType::kFloat32)) {
     return tb::kFailed;
   }
-  uint64_t word = operands.front().torch_fold_word(float64_default);
-  for (const Operand& op : operands.subspan(1)) word &= op.torch_fold_word(float64_default);
-  const int dimensioned = tb::Decode(word, tb::Bucket::kDimensioned);
-  const int zero_dim = tb::Decode(word, tb::Bucket::kZeroDim);
-  const int scalar = tb::Decode(word, tb::Bucket::kScalar);
+  tb::BucketSets sets = operands.front().torch_bucket_sets(float64_default);
+  for (const Operand& op : operands.subspan(1)) sets &= op.torch_bucket_sets(float64_default);
+  const int dimensioned = tb::Decode(sets, tb::Bucket::kDimensioned);
+  const int zero_dim = tb::Decode(sets, tb::Bucket::kZeroDim);
+  const int scalar = tb::Decode(sets, tb::Bucket::kScalar);
   return tb::kCombine[dimensioned][tb::kCombine[zero_dim][scalar]];
 }
 

@@ -30,69 +30,115 @@ struct Value {
   long double imag = 0;
 };
 
+// What a floating format does with a value past its largest finite one.
+enum class Overflow { kInfinity, kSaturate, kNaN };
+
 // A floating format by its parameters: significand bits after the point,
-// smallest normal exponent, largest finite value, and whether it has inf.
+// smallest normal exponent, largest finite value, overflow, and whether it
+// has a negative zero. Exponent-only formats (float8_e8m0fnu) have their
+// own rule in RoundTo.
 struct FloatFormat {
   int mantissa_bits;
   int min_exponent;
   long double max_finite;
-  bool has_infinity;
+  Overflow overflow;
+  bool negative_zero = true;
+  bool exponent_only = false;
 };
 
 inline FloatFormat FormatOf(DType dtype) {
   switch (dtype) {
     case DType::kFloat8E4M3FN:
-      return {3, -6, 448.0L, false};
+      return {3, -6, 448.0L, Overflow::kSaturate};
     case DType::kFloat8E5M2:
-      return {2, -14, 57344.0L, true};
+      return {2, -14, 57344.0L, Overflow::kInfinity};
+    case DType::kFloat8E4M3FNUZ:
+      return {3, -7, 240.0L, Overflow::kNaN, false};
+    case DType::kFloat8E5M2FNUZ:
+      return {2, -15, 57344.0L, Overflow::kNaN, false};
+    case DType::kFloat8E8M0FNU:
+      return {0, -127, std::ldexp(1.0L, 127), Overflow::kNaN, false, true};
     case DType::kFloat16:
     case DType::kComplex32:
-      return {10, -14, 65504.0L, true};
+      return {10, -14, 65504.0L, Overflow::kInfinity};
     case DType::kBFloat16:
-      return {7, -126, std::ldexp(255.0L, 120), true};
+    case DType::kBComplex32:
+      return {7, -126, std::ldexp(255.0L, 120), Overflow::kInfinity};
     case DType::kFloat32:
     case DType::kComplex64:
-      return {23, -126, std::numeric_limits<float>::max(), true};
+      return {23, -126, std::numeric_limits<float>::max(), Overflow::kInfinity};
     default:
-      return {52, -1022, std::numeric_limits<double>::max(), true};
+      return {52, -1022, std::numeric_limits<double>::max(), Overflow::kInfinity};
   }
 }
 
-// Rounds x to the format: nearest, ties to even, once; overflow to inf, or
-// NaN for formats without one.
+// float8_e8m0fnu's rule (PyTorch 2.15, from float32): the magnitude's power
+// of two, the next one up from a significand of 1.5 on; below float32's
+// normal range, 2^-126 for anything past 2^-127 and 2^-127 (the smallest
+// value, which zero also gives) otherwise.
+inline long double RoundToPowerOfTwo(long double a) {
+  if (a < std::ldexp(1.0L, -126)) {
+    return a > std::ldexp(1.0L, -127) ? std::ldexp(1.0L, -126) : std::ldexp(1.0L, -127);
+  }
+  const int exponent = std::ilogb(a);
+  const long double power = std::ldexp(1.0L, exponent);
+  const long double rounded = a / power >= 1.5L ? 2 * power : power;
+  return rounded > std::ldexp(1.0L, 127) ? std::numeric_limits<long double>::quiet_NaN()
+                                          : rounded;
+}
+
+// Rounds x to the format: nearest, ties to even, once; overflow as the
+// format says.
 inline long double RoundTo(long double x, const FloatFormat& f) {
-  if (std::isnan(x)) return std::numeric_limits<long double>::quiet_NaN();
+  const long double kNaN = std::numeric_limits<long double>::quiet_NaN();
+  if (std::isnan(x)) return kNaN;
   const long double a = std::fabs(x);
-  if (a == 0 || std::isinf(a)) {
-    if (std::isinf(a) && !f.has_infinity) return std::numeric_limits<long double>::quiet_NaN();
-    return x;
+  if (f.exponent_only) return std::isinf(a) ? kNaN : RoundToPowerOfTwo(a);
+  long double rounded = a;
+  if (a != 0 && !std::isinf(a)) {
+    int exponent = std::ilogb(a);
+    if (exponent < f.min_exponent) exponent = f.min_exponent;
+    const long double quantum = std::ldexp(1.0L, exponent - f.mantissa_bits);
+    rounded = std::nearbyint(a / quantum) * quantum;  // default mode: ties to even
   }
-  int exponent = std::ilogb(a);
-  if (exponent < f.min_exponent) exponent = f.min_exponent;
-  const long double quantum = std::ldexp(1.0L, exponent - f.mantissa_bits);
-  long double rounded = std::nearbyint(a / quantum) * quantum;  // default mode: ties to even
   if (rounded > f.max_finite) {
-    rounded = f.has_infinity ? std::numeric_limits<long double>::infinity()
-                             : std::numeric_limits<long double>::quiet_NaN();
+    switch (f.overflow) {
+      case Overflow::kInfinity:
+        rounded = std::numeric_limits<long double>::infinity();
+        break;
+      case Overflow::kSaturate:
+        rounded = f.max_finite;
+        break;
+      case Overflow::kNaN:
+        return kNaN;
+    }
   }
+  if (rounded == 0 && !f.negative_zero) return 0;
   return std::copysign(rounded, x);
 }
 
-// Decodes a narrow float's bits from the format's definition.
+// Decodes a narrow float's bits from the format's definition. `bias` is the
+// exponent bias; `specials` says where NaN and inf live.
+enum class Specials { kIeee, kAllOnesNaN, kNegativeZeroNaN };
 inline long double DecodeMiniFloat(uint32_t bits, int exponent_bits, int mantissa_bits,
-                                   bool finite_only) {
-  const int bias = (1 << (exponent_bits - 1)) - 1;
+                                   Specials specials, int bias) {
   const bool negative = (bits >> (exponent_bits + mantissa_bits)) & 1;
   const uint32_t exponent = (bits >> mantissa_bits) & ((1u << exponent_bits) - 1);
   const uint32_t mantissa = bits & ((1u << mantissa_bits) - 1);
-  long double value;
   const uint32_t all_ones = (1u << exponent_bits) - 1;
-  if (finite_only && exponent == all_ones && mantissa == (1u << mantissa_bits) - 1) {
-    value = std::numeric_limits<long double>::quiet_NaN();
-  } else if (!finite_only && exponent == all_ones) {
-    value = mantissa ? std::numeric_limits<long double>::quiet_NaN()
-                     : std::numeric_limits<long double>::infinity();
-  } else if (exponent == 0) {
+  const long double kNaN = std::numeric_limits<long double>::quiet_NaN();
+  if (specials == Specials::kNegativeZeroNaN && negative && exponent == 0 && mantissa == 0) {
+    return kNaN;
+  }
+  if (specials == Specials::kAllOnesNaN && exponent == all_ones &&
+      mantissa == (1u << mantissa_bits) - 1) {
+    return kNaN;
+  }
+  if (specials == Specials::kIeee && exponent == all_ones) {
+    return mantissa ? kNaN : (negative ? -1 : 1) * std::numeric_limits<long double>::infinity();
+  }
+  long double value;
+  if (exponent == 0) {
     value = std::ldexp(static_cast<long double>(mantissa), 1 - bias - mantissa_bits);
   } else {
     value = std::ldexp(static_cast<long double>(mantissa + (1u << mantissa_bits)),
@@ -104,17 +150,29 @@ inline long double DecodeMiniFloat(uint32_t bits, int exponent_bits, int mantiss
 template <typename T>
 long double RealValue(const T& x) {
   if constexpr (std::is_same_v<T, Float16>) {
-    return DecodeMiniFloat(x.bits, 5, 10, false);
+    return DecodeMiniFloat(x.bits, 5, 10, Specials::kIeee, 15);
   } else if constexpr (std::is_same_v<T, BFloat16>) {
-    return DecodeMiniFloat(x.bits, 8, 7, false);
+    return DecodeMiniFloat(x.bits, 8, 7, Specials::kIeee, 127);
   } else if constexpr (std::is_same_v<T, Float8E4M3FN>) {
-    return DecodeMiniFloat(x.bits, 4, 3, true);
+    return DecodeMiniFloat(x.bits, 4, 3, Specials::kAllOnesNaN, 7);
   } else if constexpr (std::is_same_v<T, Float8E5M2>) {
-    return DecodeMiniFloat(x.bits, 5, 2, false);
+    return DecodeMiniFloat(x.bits, 5, 2, Specials::kIeee, 15);
+  } else if constexpr (std::is_same_v<T, Float8E4M3FNUZ>) {
+    return DecodeMiniFloat(x.bits, 4, 3, Specials::kNegativeZeroNaN, 8);
+  } else if constexpr (std::is_same_v<T, Float8E5M2FNUZ>) {
+    return DecodeMiniFloat(x.bits, 5, 2, Specials::kNegativeZeroNaN, 16);
+  } else if constexpr (std::is_same_v<T, Float8E8M0FNU>) {
+    return x.bits == 0xFF ? std::numeric_limits<long double>::quiet_NaN()
+                          : std::ldexp(1.0L, static_cast<int>(x.bits) - 127);
   } else {
     return static_cast<long double>(x);
   }
 }
+
+template <typename T>
+inline constexpr bool kIsComplexStorage = false;
+template <typename Part>
+inline constexpr bool kIsComplexStorage<Complex<Part>> = true;
 
 // The exact value of element `index` of a buffer of `dtype`.
 inline Value ValueAt(const void* data, DType dtype, int64_t index) {
@@ -127,8 +185,7 @@ inline Value ValueAt(const void* data, DType dtype, int64_t index) {
       v.is_integer = true;
       v.integer = static_cast<absl::int128>(x);
       v.real = static_cast<long double>(x);
-    } else if constexpr (std::is_same_v<T, Complex<Float16>> ||
-                         std::is_same_v<T, Complex<float>> || std::is_same_v<T, Complex<double>>) {
+    } else if constexpr (kIsComplexStorage<T>) {
       v.real = RealValue(x.real);
       v.imag = RealValue(x.imag);
     } else {

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "oneflow_promote/cli/cli.h"
+#include "oneflow_promote/dtype.h"
 
 namespace oneflow_promote::cli {
 namespace {
@@ -28,7 +28,7 @@ TEST(IntegerLiterals, RoundOnceToNearestEven) {
     ASSERT_EQ(words.size(), 3u) << line;
     const std::string& dtype = words[0];
     const std::string expected =
-        absl::StartsWith(dtype, "complex") ? absl::StrCat("(", words[2], ",0)") : words[2];
+        IsComplex(*ParseDType(dtype)) ? absl::StrCat("(", words[2], ",0)") : words[2];
     const Answer answer = RunInvocation({"cast", dtype, dtype, words[1]}, Settings{});
     ++checked;
     if (!answer.ok || answer.text != expected) {

@@ -102,7 +102,8 @@ template <typename T>
 inline constexpr bool kComputable =
     !std::is_same_v<T, uint16_t> && !std::is_same_v<T, uint32_t> &&
     !std::is_same_v<T, uint64_t> && !std::is_same_v<T, Float8E4M3FN> &&
-    !std::is_same_v<T, Float8E5M2>;
+    !std::is_same_v<T, Float8E5M2> && !std::is_same_v<T, Float8E4M3FNUZ> &&
+    !std::is_same_v<T, Float8E5M2FNUZ> && !std::is_same_v<T, Float8E8M0FNU>;
 
 template <typename M>
 inline constexpr bool kIsInt = std::is_integral_v<M> && !std::is_same_v<M, bool>;
@@ -368,8 +369,10 @@ template <typename T, typename R>
 using ResultStorage = std::conditional_t<
     std::is_same_v<R, bool>, bool,
     std::conditional_t<std::is_same_v<R, typename Math<T>::type>, T,
-                       // abs of complex: the real part's storage
-                       std::conditional_t<std::is_same_v<T, Complex<Float16>>, Float16, R>>>;
+                       // abs of complex32 and bcomplex32: the real part's storage
+                       std::conditional_t<std::is_same_v<T, Complex<Float16>>, Float16,
+                                          std::conditional_t<std::is_same_v<T, Complex<BFloat16>>,
+                                                             BFloat16, R>>>>;
 
 template <typename S, typename R>
 ONEFLOW_PROMOTE_OPS_INLINE S StoreAs(R r) {

@@ -89,8 +89,7 @@ std::string Format(const Element& element, DType dtype) {
       return value ? "True" : "False";
     } else if constexpr (std::is_integral_v<T>) {
       return absl::StrCat(value);
-    } else if constexpr (std::is_same_v<T, Complex<Float16>> ||
-                         std::is_same_v<T, Complex<float>> || std::is_same_v<T, Complex<double>>) {
+    } else if constexpr (convert_internal::IsComplex<T>::value) {
       return absl::StrCat("(", FormatReal(Convert<double>(value.real)), ",",
                           FormatReal(Convert<double>(value.imag)), ")");
     } else {

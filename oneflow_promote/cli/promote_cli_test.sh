@@ -47,5 +47,5 @@ ops=$(printf 'op sum int8\nop --default-dtype=float64 div int32 int32[]\nop mean
 out=$("$promote" int8 1.2.3) && fail "a malformed literal exited zero"
 [[ "$out" == "error: "* ]] || fail "malformed literal: $out"
 "$promote" --policy=numpy int8 >/dev/null && fail "an unknown policy exited zero"
-[ "$("$promote" table | wc -l)" -eq 20 ] || fail "the torch table should have 18 rows"
+[ "$("$promote" table | wc -l)" -eq 24 ] || fail "the torch table should have 22 rows"
 echo "ok"

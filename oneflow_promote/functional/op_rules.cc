@@ -213,6 +213,7 @@ bool SkipsKernel(Op op, absl::Span<const Operand> operands) {
 DType RealPartOf(DType complex) {
   switch (complex) {
     case DType::kComplex32: return DType::kFloat16;
+    case DType::kBComplex32: return DType::kBFloat16;
     case DType::kComplex64: return DType::kFloat32;
     default: return DType::kFloat64;
   }

@@ -1,11 +1,11 @@
 // PyTorch's bucket rules as constexpr functions, and the encoding that lets
-// ResultType's fast path fold operands with one AND each.
+// ResultType's fast path fold operands with one AND per bucket each.
 //
 // Each bucket's running dtype is kept as its set of upper bounds in the torch
 // lattice (TorchLattice::kUp). The join of two dtypes is the least element of
 // the intersection of their upper sets, so folding operands is ANDing sets,
-// and because DType's order is a linear extension of the lattice order (checked
-// below) the least element is the lowest set bit. The explaining path calls
+// and because the bits follow a linear extension of the lattice order
+// (checked below) the least element is the lowest set bit. The explaining path calls
 // ChooseCombine directly, so both paths follow one statement of the rule.
 
 #ifndef ONEFLOW_PROMOTE_INTERNAL_TORCH_BUCKETS_H_
@@ -37,13 +37,48 @@ enum class CombineChoice : uint8_t { kHigher, kLower, kComplexOfHigher, kPromote
 // Bucket codes: kEmpty for a bucket no operand fell in, Code(dtype) for a
 // dtype, kFailed where the fast path gives up (an error, or a pair that only
 // PyTorch's float8 and uint16/32/64 guards decide); the detailed path then
-// finds and words the answer.
+// finds and words the answer. A dtype's code is its rank in a linear
+// extension of the torch lattice plus one (see kRankOrder), not its enum
+// value: dtypes are appended to the enum as PyTorch adds them, wherever they
+// sit in the lattice.
 inline constexpr uint8_t kEmpty = 0;
 inline constexpr uint8_t kFailed = kNumDTypes + 1;
 inline constexpr int kNumCodes = kNumDTypes + 2;
 
-[[nodiscard]] constexpr uint8_t Code(DType dtype) { return static_cast<uint8_t>(Index(dtype) + 1); }
-[[nodiscard]] constexpr DType DTypeOf(uint8_t code) { return static_cast<DType>(code - 1); }
+// Every dtype, each listed after all dtypes below it in the torch lattice:
+// going up the lattice strictly shrinks the upper set, so sorting by
+// upper-set size (largest first) is a linear extension.
+[[nodiscard]] constexpr int UpperSetSize(DType dtype) {
+  int size = 0;
+  for (DType up : kAllDTypes) size += TorchLattice::Reaches(dtype, up) ? 1 : 0;
+  return size;
+}
+
+[[nodiscard]] constexpr std::array<DType, kNumDTypes> BuildRankOrder() {
+  std::array<DType, kNumDTypes> order{};
+  for (int i = 0; i < kNumDTypes; ++i) order[i] = kAllDTypes[i];
+  for (int i = 1; i < kNumDTypes; ++i) {  // insertion sort: stable, constexpr
+    for (int j = i; j > 0 && UpperSetSize(order[j]) > UpperSetSize(order[j - 1]); --j) {
+      const DType t = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = t;
+    }
+  }
+  return order;
+}
+inline constexpr std::array<DType, kNumDTypes> kRankOrder = BuildRankOrder();
+
+[[nodiscard]] constexpr std::array<uint8_t, kNumDTypes> BuildCodes() {
+  std::array<uint8_t, kNumDTypes> codes{};
+  for (int rank = 0; rank < kNumDTypes; ++rank) {
+    codes[Index(kRankOrder[rank])] = static_cast<uint8_t>(rank + 1);
+  }
+  return codes;
+}
+inline constexpr std::array<uint8_t, kNumDTypes> kCodeOf = BuildCodes();
+
+[[nodiscard]] constexpr uint8_t Code(DType dtype) { return kCodeOf[Index(dtype)]; }
+[[nodiscard]] constexpr DType DTypeOf(uint8_t code) { return kRankOrder[code - 1]; }
 [[nodiscard]] constexpr bool IsDTypeCode(uint8_t code) {
   return static_cast<uint8_t>(code - 1) < kNumDTypes;  // one compare: kEmpty wraps around
 }
@@ -59,53 +94,65 @@ inline constexpr int kNumCodes = kNumDTypes + 2;
 
 // ---- bucket sets ----
 //
-// A bucket's set is a kFieldBits-bit field: bit 0 marks the empty bucket (its
-// set is all ones, the identity of AND) and bit Code(d) is dtype d. An empty
-// intersection reads as kFailed. A fold word holds the three buckets' fields.
+// A bucket's set has bit 0 for the empty bucket (its set is all ones, the
+// identity of AND) and bit Code(d) for dtype d. An empty intersection reads
+// as kFailed. An operand carries one set per bucket (BucketSets).
 
-inline constexpr int kFieldBits = kFailed + 1;  // every code, and the stop bit
-static_assert(3 * kFieldBits <= 64, "a word holds three fields");
-inline constexpr uint64_t kEmptyField = (uint64_t{1} << kFailed) - 1;
+using BucketSet = uint32_t;
+static_assert(kFailed < 32, "a bucket set holds every code and the stop bit");
+inline constexpr BucketSet kEmptySet = (BucketSet{1} << kFailed) - 1;
 
 // The set of the torch lattice's upper bounds of `code` (any of the codes).
-[[nodiscard]] constexpr uint64_t Field(uint8_t code) {
-  if (code == kEmpty) return kEmptyField;
+[[nodiscard]] constexpr BucketSet Set(uint8_t code) {
+  if (code == kEmpty) return kEmptySet;
   if (!IsDTypeCode(code)) return 0;
-  return uint64_t{TorchLattice::kUp[code - 1]} << 1;
+  BucketSet set = 0;
+  for (DType up : kAllDTypes) {
+    if (TorchLattice::Reaches(DTypeOf(code), up)) set |= BucketSet{1} << Code(up);
+  }
+  return set;
 }
 
-// The word of an operand that falls in one bucket with `code`.
 enum class Bucket : int { kDimensioned = 0, kZeroDim = 1, kScalar = 2 };
 
-[[nodiscard]] constexpr uint64_t Word(Bucket bucket, uint8_t code) {
-  constexpr uint64_t kAllEmpty = kEmptyField | kEmptyField << kFieldBits |
-                                 kEmptyField << (2 * kFieldBits);
-  const int shift = static_cast<int>(bucket) * kFieldBits;
-  return (kAllEmpty & ~(kEmptyField << shift)) | Field(code) << shift;
+// The three buckets' sets of an operand, or of a fold of operands.
+struct BucketSets {
+  BucketSet sets[3];
+
+  constexpr BucketSets& operator&=(const BucketSets& other) {
+    for (int b = 0; b < 3; ++b) sets[b] &= other.sets[b];
+    return *this;
+  }
+};
+
+// The sets of an operand that falls in one bucket with `code`.
+[[nodiscard]] constexpr BucketSets SetsOf(Bucket bucket, uint8_t code) {
+  BucketSets sets{{kEmptySet, kEmptySet, kEmptySet}};
+  sets.sets[static_cast<int>(bucket)] = Set(code);
+  return sets;
 }
 
-// The code a bucket's field in a fold word stands for: its lowest set bit.
-[[nodiscard]] inline int Decode(uint64_t word, Bucket bucket) {
-  const uint64_t field = word >> (static_cast<int>(bucket) * kFieldBits) & kEmptyField;
-  return absl::countr_zero(field | uint64_t{1} << kFailed);
+// The code a bucket's set in a fold stands for: its lowest set bit.
+[[nodiscard]] inline int Decode(const BucketSets& sets, Bucket bucket) {
+  return absl::countr_zero(sets.sets[static_cast<int>(bucket)] | BucketSet{1} << kFailed);
 }
 
 // What the fold relies on, for every pair of codes: a nonempty intersection
 // is exactly the upper set of the pair's promotion (so ANDing a whole list
 // gives the upper set of the left-to-right fold, as PyTorch computes it), and
-// its lowest bit is that promotion, which needs DType's order to list every
-// dtype before the dtypes above it.
+// its lowest bit is that promotion, which needs codes to rank every dtype
+// before the dtypes above it.
 
-[[nodiscard]] constexpr bool FieldsFoldLikePyTorch() {
-  for (int d = 0; d < kNumDTypes; ++d) {
-    if (TorchLattice::kUp[d] & ((uint32_t{1} << d) - 1)) return false;  // not a linear extension
+[[nodiscard]] constexpr bool SetsFoldLikePyTorch() {
+  for (uint8_t code = 1; code <= kNumDTypes; ++code) {
+    if (Set(code) & ((BucketSet{1} << code) - 1)) return false;  // not a linear extension
   }
   for (uint8_t a = 0; a < kNumCodes; ++a) {
     for (uint8_t b = 0; b < kNumCodes; ++b) {
-      const uint64_t common = Field(a) & Field(b);
+      const BucketSet common = Set(a) & Set(b);
       if (common == 0) continue;  // kFailed: the detailed path decides
       const uint8_t join = JoinCode(a, b);
-      if (Field(join) != common) return false;
+      if (Set(join) != common) return false;
       int lowest = 0;
       while (!(common >> lowest & 1)) ++lowest;
       if (lowest != join) return false;
@@ -114,7 +161,7 @@ enum class Bucket : int { kDimensioned = 0, kZeroDim = 1, kScalar = 2 };
   return true;
 }
 
-static_assert(FieldsFoldLikePyTorch(),
+static_assert(SetsFoldLikePyTorch(),
               "the torch lattice's upper sets must fold as PyTorch's promoteTypes does");
 
 // ---- combining buckets ----

@@ -3,13 +3,15 @@
 
 Every answer comes from ml_dtypes (the float8 implementation JAX and
 TensorFlow use) converting real numpy arrays:
-  - "decode": all 256 bit patterns of float8_e4m3fn and float8_e5m2 as float32;
-  - "encode": float32 and float64 inputs -> both float8 formats: every
+  - "decode": all 256 bit patterns of each float8 format as float32;
+  - "encode": float32 and float64 inputs -> every float8 format: every
     bfloat16-spaced float32 in the exponent range where float8 rounding
     happens (2^-24 .. 2^20), every midpoint between adjacent float8 values
-    and its float32/float64 neighbours, and seeded random values.
-Lines are "decode FORMAT BITS FLOAT32_BITS" or
-"encode SRC_DTYPE SRC_BITS E4M3FN_BITS E5M2_BITS", bits in hex.
+    and its float32/float64 neighbours, powers of two far out (for e8m0),
+    and seeded random values.
+The first line is "formats NAME..."; then lines are
+"decode FORMAT BITS FLOAT32_BITS" or "encode SRC_DTYPE SRC_BITS BITS...",
+one BITS per format in the first line's order, bits in hex.
 
   python3 tests/float8/generate_cases.py > tests/float8/cases.tsv
   python3 tests/float8/generate_cases.py --check tests/float8/cases.tsv
@@ -24,7 +26,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from case_file import write_or_check  # noqa: E402
 
-FORMATS = {"float8_e4m3fn": ml_dtypes.float8_e4m3fn, "float8_e5m2": ml_dtypes.float8_e5m2}
+FORMATS = {
+    name: getattr(ml_dtypes, name)
+    for name in ("float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu")
+}
 
 
 def bits_of(array, dtype):
@@ -60,6 +65,10 @@ def encode_inputs():
             m32 = np.float32(m)
             for x in (m32, np.nextafter(m32, np.float32(np.inf)), np.nextafter(m32, np.float32(-np.inf))):
                 f32.append(np.float32(x).view(np.uint32))
+    for exponent in range(-127, 128, 3):
+        for scale in (1.0, 1.25, 1.5, 1.75):
+            f32.append(np.float32(np.ldexp(scale, exponent)).view(np.uint32))
+            f64.append(np.float64(np.ldexp(scale, exponent)).view(np.uint64))
     rng = np.random.default_rng(8)
     f32.extend(rng.integers(0, 2**32, 4000, dtype=np.uint64).astype(np.uint32))
     f32.extend((rng.standard_normal(4000) * 100).astype(np.float32).view(np.uint32))
@@ -76,15 +85,15 @@ def encode_lines():
     f32, f64 = encode_inputs()
     for src_name, raw, float_type in (("float32", f32, np.float32), ("float64", f64, np.float64)):
         values = raw.view(float_type)
-        e4m3 = values.astype(ml_dtypes.float8_e4m3fn).view(np.uint8)
-        e5m2 = values.astype(ml_dtypes.float8_e5m2).view(np.uint8)
+        encoded = [values.astype(fmt).view(np.uint8) for fmt in FORMATS.values()]
         width = 8 if float_type is np.float32 else 16
-        for r, a, b in zip(raw, e4m3, e5m2):
-            yield f"encode {src_name} {int(r):0{width}x} {a:02x} {b:02x}"
+        for i, r in enumerate(raw):
+            yield f"encode {src_name} {int(r):0{width}x} " + " ".join(f"{e[i]:02x}" for e in encoded)
 
 
 def main(argv):
-    return write_or_check(argv, "\n".join(list(decode_lines()) + list(encode_lines())) + "\n", f"ml_dtypes {ml_dtypes.__version__}")
+    lines = ["formats " + " ".join(FORMATS)] + list(decode_lines()) + list(encode_lines())
+    return write_or_check(argv, "\n".join(lines) + "\n", f"ml_dtypes {ml_dtypes.__version__}")
 
 
 if __name__ == "__main__":

@@ -192,6 +192,11 @@ bool IsNaNBits(const unsigned char* p, DType d) {
       return (bits & 0x7F) == 0x7F;
     case DType::kFloat8E5M2:
       return (bits & 0x7C) == 0x7C && (bits & 0x03) != 0;
+    case DType::kFloat8E4M3FNUZ:
+    case DType::kFloat8E5M2FNUZ:
+      return (bits & 0xFF) == 0x80;
+    case DType::kFloat8E8M0FNU:
+      return (bits & 0xFF) == 0xFF;
     case DType::kFloat16:
       return (bits & 0x7C00) == 0x7C00 && (bits & 0x03FF) != 0;
     case DType::kBFloat16:
@@ -212,6 +217,7 @@ bool SameElement(const unsigned char* x, const unsigned char* y, DType d) {
   const size_t size = ItemSize(d);
   if (std::memcmp(x, y, size) == 0) return true;
   const DType part = d == DType::kComplex32    ? DType::kFloat16
+                     : d == DType::kBComplex32 ? DType::kBFloat16
                      : d == DType::kComplex64  ? DType::kFloat32
                      : d == DType::kComplex128 ? DType::kFloat64
                                                : d;

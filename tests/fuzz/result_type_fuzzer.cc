@@ -45,11 +45,16 @@ bool IsCoreDType(uint8_t raw) { return raw < kNumDTypes; }
 
 // c10's categories, restated: float8 is floating, complex is not.
 bool Complex(DType d) {
-  return d == DType::kComplex32 || d == DType::kComplex64 || d == DType::kComplex128;
+  return d == DType::kComplex32 || d == DType::kComplex64 || d == DType::kComplex128 ||
+         d == DType::kBComplex32;
+}
+bool Float8(DType d) {
+  return d == DType::kFloat8E4M3FN || d == DType::kFloat8E5M2 || d == DType::kFloat8E4M3FNUZ ||
+         d == DType::kFloat8E5M2FNUZ || d == DType::kFloat8E8M0FNU;
 }
 bool Floating(DType d) {
-  return d == DType::kFloat8E4M3FN || d == DType::kFloat8E5M2 || d == DType::kFloat16 ||
-         d == DType::kBFloat16 || d == DType::kFloat32 || d == DType::kFloat64;
+  return Float8(d) || d == DType::kFloat16 || d == DType::kBFloat16 || d == DType::kFloat32 ||
+         d == DType::kFloat64;
 }
 bool Integer(DType d) { return d != DType::kBool && !Floating(d) && !Complex(d); }
 
@@ -60,6 +65,8 @@ Outcome ToComplexType(DType d) {
     case DType::kComplex32:
       return DType::kComplex32;
     case DType::kBFloat16:
+    case DType::kBComplex32:
+      return DType::kBComplex32;
     case DType::kFloat32:
     case DType::kComplex64:
       return DType::kComplex64;
@@ -161,8 +168,8 @@ Outcome TorchFold(const Input& in) {
 bool InArrayApi(uint8_t raw) {
   if (!IsCoreDType(raw)) return false;
   const DType d = static_cast<DType>(raw);
-  return d != DType::kFloat8E4M3FN && d != DType::kFloat8E5M2 && d != DType::kFloat16 &&
-         d != DType::kBFloat16 && d != DType::kComplex32;
+  return !Float8(d) && d != DType::kFloat16 && d != DType::kBFloat16 &&
+         d != DType::kComplex32 && d != DType::kBComplex32;
 }
 
 // The inclusive range of an integer dtype.

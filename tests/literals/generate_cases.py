@@ -7,7 +7,9 @@ here with exact integer arithmetic from the format's precision and range as
 ml_dtypes and numpy report them (finfo), and the rounded value is turned into
 D by ml_dtypes/numpy from an exactly representable float64, so no second
 rounding happens; float64 results are Python's own float(int), and the
-arithmetic must agree with it. Literals sit around 2^11, 2^24, 2^53, 2^63,
+arithmetic must agree with it. Where PyTorch 2.15 converts differently from
+ml_dtypes (float8_e4m3fn saturates, float8_e8m0fnu takes the magnitude),
+PyTorch's rule is applied. Literals sit around 2^11, 2^24, 2^53, 2^63,
 2^64, 2^100 and the 128-bit limits: exact values, ties at each format's
 precision, and their neighbours, in decimal, hex, octal, binary and with
 underscores, both signs.
@@ -31,6 +33,9 @@ from case_file import write_or_check  # noqa: E402
 FORMATS = {
     "float8_e4m3fn": ml_dtypes.float8_e4m3fn,
     "float8_e5m2": ml_dtypes.float8_e5m2,
+    "float8_e4m3fnuz": ml_dtypes.float8_e4m3fnuz,
+    "float8_e5m2fnuz": ml_dtypes.float8_e5m2fnuz,
+    "float8_e8m0fnu": ml_dtypes.float8_e8m0fnu,
     "float16": np.float16,
     "bfloat16": ml_dtypes.bfloat16,
     "float32": np.float32,
@@ -38,6 +43,7 @@ FORMATS = {
     "complex32": np.float16,  # complex dtypes round each part as their real type
     "complex64": np.float32,
     "complex128": np.float64,
+    "bcomplex32": ml_dtypes.bfloat16,
 }
 
 INT128_MIN, INT128_MAX = -(2**127), 2**127 - 1
@@ -63,7 +69,17 @@ def round_nearest_even(value, precision):
 
 def expected(value, fmt):
     info = finfo(fmt)
+    if fmt is ml_dtypes.float8_e8m0fnu:
+        # PyTorch 2.15 takes the magnitude (zero gives the smallest value,
+        # 2^-127), where ml_dtypes gives NaN. A significand of exactly 1.5
+        # rounds up, which is nearest-even at one bit of precision.
+        value = abs(value)
+        if value == 0:
+            return 2.0**-127
     rounded = round_nearest_even(value, info.nmant + 1)
+    if fmt is ml_dtypes.float8_e4m3fn and abs(rounded) > float(info.max):
+        # PyTorch 2.15 saturates float8_e4m3fn overflow, where ml_dtypes gives NaN.
+        return float(info.max) if rounded > 0 else -float(info.max)
     # Exact in float64 (at most 53 significand bits, at most 2^128); beyond
     # the format's largest finite value the conversion below overflows as
     # the format does (inf, or NaN for formats without infinities).

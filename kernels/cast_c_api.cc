@@ -3,7 +3,7 @@
 #include "kernels/cast_c_api.h"
 
 #include "kernels/cast.h"
-#include "kernels/internal/c_api_status.h"
+#include "oneflow_promote/internal/c_api_status.h"
 
 extern "C" int oneflow_promote_cast(const void* src, int from, void* dst, int to, int64_t n,
                                     int cuda_ordinal, void* stream, char* error,

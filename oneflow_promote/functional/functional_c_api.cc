@@ -1,11 +1,12 @@
-// The C ABI over functional::CallOut for binary ops.
+// The C ABI over functional::CallOut for binary ops and InferOpDTypes.
 
 #include "oneflow_promote/functional/functional_c_api.h"
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "kernels/internal/c_api_status.h"
+#include "oneflow_promote/internal/c_api_status.h"
+#include "oneflow_promote/internal/c_operands.h"
 #include "oneflow_promote/functional/functional.h"
 #include "oneflow_promote/functional/op_rules.h"
 #include "oneflow_promote/functional/tensor.h"
@@ -42,6 +43,25 @@ absl::Status BinaryOp(const char* name, const void* a, int a_dtype, const void* 
   return CallOut(*op, inputs, *out_view, options);
 }
 
+absl::Status OpDTypesFromC(const char* name, const oneflow_promote_operand* operands, size_t count,
+                           int default_dtype, int* compute_dtype, int* result_dtype) {
+  if (name == nullptr) return absl::InvalidArgumentError("the op name is null");
+  if (compute_dtype == nullptr || result_dtype == nullptr) {
+    return absl::InvalidArgumentError("a result pointer is null");
+  }
+  absl::StatusOr<Op> op = ParseOp(name);
+  if (!op.ok()) return op.status();
+  absl::StatusOr<PromotionOptions> options = c_api_internal::OptionsFromC(default_dtype);
+  if (!options.ok()) return options.status();
+  absl::StatusOr<std::vector<Operand>> ops = c_api_internal::OperandsFromC(operands, count);
+  if (!ops.ok()) return ops.status();
+  absl::StatusOr<OpDTypes> dtypes = InferOpDTypes(*op, *ops, *options);
+  if (!dtypes.ok()) return dtypes.status();
+  *compute_dtype = Index(dtypes->compute);
+  *result_dtype = Index(dtypes->result);
+  return absl::OkStatus();
+}
+
 }  // namespace
 }  // namespace oneflow_promote::functional
 
@@ -52,5 +72,14 @@ extern "C" int oneflow_promote_binary_op(const char* op, const void* a, int a_dt
   return oneflow_promote::c_api_internal::ReportStatus(
       oneflow_promote::functional::BinaryOp(op, a, a_dtype, b, b_dtype, out, out_dtype, n,
                                             cuda_ordinal, cast_path),
+      error, error_size);
+}
+
+extern "C" int oneflow_promote_op_dtypes(const char* op, const oneflow_promote_operand* operands,
+                                         size_t count, int default_dtype, int* compute_dtype,
+                                         int* result_dtype, char* error, size_t error_size) {
+  return oneflow_promote::c_api_internal::ReportStatus(
+      oneflow_promote::functional::OpDTypesFromC(op, operands, count, default_dtype, compute_dtype,
+                                            result_dtype),
       error, error_size);
 }

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "oneflow_promote/promotion_c_api.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -25,6 +27,15 @@ extern "C" {
 int oneflow_promote_binary_op(const char* op, const void* a, int a_dtype, const void* b,
                               int b_dtype, void* out, int out_dtype, int64_t n, int cuda_ordinal,
                               int cast_path, char* error, size_t error_size);
+
+/* The op's dtype rule (InferOpDTypes): for the op named `op` (a name
+ * `promote op` accepts) on `count` operands (see promotion_c_api.h), the
+ * dtype it computes in and the dtype it returns, under the torch policy with
+ * default_dtype (float32 or float64) for Python floats. An op PyTorch
+ * refuses for these dtypes returns its error. */
+int oneflow_promote_op_dtypes(const char* op, const oneflow_promote_operand* operands,
+                              size_t count, int default_dtype, int* compute_dtype,
+                              int* result_dtype, char* error, size_t error_size);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,8 @@
 // How the C ABIs report an absl::Status: the code as the return value and
 // the message copied, truncated and NUL-terminated, into a caller buffer.
 
-#ifndef ONEFLOW_PROMOTE_KERNELS_INTERNAL_C_API_STATUS_H_
-#define ONEFLOW_PROMOTE_KERNELS_INTERNAL_C_API_STATUS_H_
+#ifndef ONEFLOW_PROMOTE_INTERNAL_C_API_STATUS_H_
+#define ONEFLOW_PROMOTE_INTERNAL_C_API_STATUS_H_
 
 #include <algorithm>
 #include <cstddef>
@@ -34,4 +34,4 @@ DType DTypeFromCode(int raw) {
 
 }  // namespace oneflow_promote::c_api_internal
 
-#endif  // ONEFLOW_PROMOTE_KERNELS_INTERNAL_C_API_STATUS_H_
+#endif  // ONEFLOW_PROMOTE_INTERNAL_C_API_STATUS_H_

@@ -68,36 +68,45 @@ def _python(repository_ctx):
         fail("{} is not on PATH; set ONEFLOW_PROMOTE_PYTHON to an interpreter that has torch".format(name))
     return python
 
+def _how_to_install(python, expected, pinned):
+    if expected == pinned:
+        return ("Install it with `{python} -m pip install -r third_party/torch/requirements.txt` " +
+                "(tools/install_deps.sh does that for python3), or set ONEFLOW_PROMOTE_PYTHON " +
+                "to an interpreter that has it.").format(python = python)
+    return ("Install it with `{python} -m pip install torch=={expected}`, set ONEFLOW_PROMOTE_PYTHON " +
+            "to an interpreter that has it, or unset ONEFLOW_PROMOTE_TORCH_VERSION to use the pin " +
+            "({pinned}).").format(python = python, expected = expected, pinned = pinned)
+
 def _torch_configure_impl(repository_ctx):
     pinned = _pinned_version(repository_ctx)
     expected = repository_ctx.os.environ.get("ONEFLOW_PROMOTE_TORCH_VERSION", pinned)
     python = _python(repository_ctx)
-    install = ("Install the pinned one with `{python} -m pip install -r third_party/torch/requirements.txt` " +
-               "(tools/install_deps.sh does), or set ONEFLOW_PROMOTE_PYTHON to an interpreter that has it.").format(
-        python = python,
-    )
+    wanted = ("torch=={} (pinned in third_party/torch/requirements.txt)".format(pinned) if expected == pinned
+              else "torch=={} (ONEFLOW_PROMOTE_TORCH_VERSION; the pin is {})".format(expected, pinned))
+    install = _how_to_install(python, expected, pinned)
 
     found = repository_ctx.execute([python, "-c", _FIND_TORCH])
     if found.return_code != 0:
-        fail("\nlibtorch: {python} cannot find torch ({error}); the oracle tests need torch=={pinned}.\n{install}".format(
-            python = python,
-            error = found.stderr.strip().splitlines()[-1] if found.stderr.strip() else "exit {}".format(found.return_code),
-            pinned = expected,
-            install = install,
+        error = found.stderr.strip().splitlines()[-1] if found.stderr.strip() else "exit {}".format(found.return_code)
+        fail("\nlibtorch: {} cannot find torch ({}); the oracle tests need {}.\n{}".format(
+            python,
+            error,
+            wanted,
+            install,
         ))
     lines = found.stdout.strip().splitlines()
     version, torch_dir = lines[0], lines[1]
-    if version.split("+")[0] != expected:
-        fail(("\nlibtorch: found torch {version} at {dir} ({python}), but the oracle tests expect torch=={expected} " +
-              "(pinned in third_party/torch/requirements.txt{override}).\n{install}\n" +
-              "To check against {version} on purpose, set ONEFLOW_PROMOTE_TORCH_VERSION={base}.").format(
-            version = version,
-            dir = torch_dir,
-            python = python,
-            expected = expected,
-            override = "; ONEFLOW_PROMOTE_TORCH_VERSION overrides it" if expected != pinned else "",
-            install = install,
-            base = version.split("+")[0],
+    base = version.split("+")[0]
+    if base != expected:
+        on_purpose = ("To check against {} on purpose, set ONEFLOW_PROMOTE_TORCH_VERSION={}.".format(base, base) if base != pinned
+                      else "Unset ONEFLOW_PROMOTE_TORCH_VERSION to use it.")
+        fail("\nlibtorch: found torch {} at {} ({}), but the oracle tests expect {}.\n{}\n{}".format(
+            version,
+            torch_dir,
+            python,
+            wanted,
+            install,
+            on_purpose,
         ))
 
     lib_dir = torch_dir + "/lib"

@@ -94,8 +94,8 @@ TEST(ResultType, GuardedDTypesFoldLeftToRightAsPyTorch) {
 
 // ResultType folds through bit sets and tables; ExplainResultType walks the
 // buckets with PromoteTypes one operand at a time. Every list of one to three
-// operands over all 18 dtypes (where libtorch 1.13 cannot be asked about
-// float8 and uint16/32/64), under both default dtypes, must get one answer.
+// operands over all 18 dtypes, under both default dtypes, must get one answer
+// (//tests:promotion_vs_torch compares such lists with libtorch's answers).
 TEST(ResultType, FastPathAgreesWithTheStepByStepPathOnEveryDType) {
   std::vector<Operand> pool = {Operand::PyBool(true), Operand::PyInt(3),
                                Operand::PyInt(absl::int128(1) << 70), Operand::PyFloat(0.5),

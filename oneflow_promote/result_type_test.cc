@@ -94,7 +94,8 @@ TEST(ResultType, GuardedDTypesFoldLeftToRightAsPyTorch) {
 
 // ResultType folds through bit sets and tables; ExplainResultType walks the
 // buckets with PromoteTypes one operand at a time. Every list of one to three
-// operands over every dtype, under both default dtypes, must get one answer.
+// operands over every dtype, under both default dtypes, must get one answer
+// (//tests:promotion_vs_torch compares such lists with libtorch's answers).
 TEST(ResultType, FastPathAgreesWithTheStepByStepPathOnEveryDType) {
   std::vector<Operand> pool = {Operand::PyBool(true), Operand::PyInt(3),
                                Operand::PyInt(absl::int128(1) << 70), Operand::PyFloat(0.5),

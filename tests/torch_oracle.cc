@@ -9,6 +9,7 @@
 #include <c10/core/DefaultDtype.h>
 #include <c10/util/Logging.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 
@@ -25,10 +26,13 @@ const bool kNoBacktraces = [] {
 }  // namespace
 
 const std::vector<DType>& TorchDTypes() {
-  static const auto* dtypes = new std::vector<DType>{
-      DType::kBool,    DType::kUInt8,    DType::kInt8,      DType::kInt16,     DType::kInt32,
-      DType::kInt64,   DType::kFloat16,  DType::kBFloat16,  DType::kFloat32,   DType::kFloat64,
-      DType::kComplex32, DType::kComplex64, DType::kComplex128};
+  static const auto* dtypes = [] {
+    auto* list = new std::vector<DType>;
+    for (DType dtype : kAllDTypes) {
+      if (ToTorchScalarType(dtype).has_value()) list->push_back(dtype);
+    }
+    return list;
+  }();
   return *dtypes;
 }
 
@@ -45,7 +49,11 @@ std::optional<at::ScalarType> ToTorch(DType dtype) { return ToTorchScalarType(dt
 
 DType FromTorch(at::ScalarType type) {
   const std::optional<DType> dtype = FromTorchScalarType(type);
-  if (!dtype.has_value()) std::abort();  // libtorch returned a dtype outside the 13
+  if (!dtype.has_value()) {
+    std::fprintf(stderr, "libtorch returned %s, a dtype outside TorchDTypes()\n",
+                 c10::toString(type));
+    std::abort();
+  }
   return *dtype;
 }
 
@@ -74,11 +82,32 @@ void SetTorchDefaultDType(DType dtype) {
                                                   : caffe2::TypeMeta::Make<float>());
 }
 
+std::string TorchDTypeName(at::ScalarType type) {
+  const std::optional<DType> dtype = FromTorchScalarType(type);
+  return dtype.has_value() ? std::string(Name(*dtype)) : std::string(c10::toString(type));
+}
+
+std::string TorchAnswer::Describe() const {
+  if (ok) return std::string(Name(dtype));
+  if (!foreign.empty()) return foreign + " (a dtype this library lacks)";
+  return "error: " + error;
+}
+
+namespace {
+
+TorchAnswer AnswerOf(at::ScalarType type) {
+  const std::optional<DType> dtype = FromTorchScalarType(type);
+  if (!dtype.has_value()) return {false, DType::kBool, "", c10::toString(type)};
+  return {true, *dtype, "", ""};
+}
+
+}  // namespace
+
 TorchAnswer TorchResultType(const std::vector<at::Tensor>& tensors) {
   try {
-    return {true, FromTorch(at::native::result_type(at::ITensorListRef(tensors))), ""};
+    return AnswerOf(at::native::result_type(at::ITensorListRef(tensors)));
   } catch (const c10::Error& e) {
-    return {false, DType::kBool, e.what_without_backtrace()};
+    return {false, DType::kBool, e.what_without_backtrace(), ""};
   }
 }
 
@@ -171,11 +200,11 @@ TorchAnswer TorchOpDType(functional::Op op, const std::vector<Operand>& operands
     }
   }
   try {
-    return {true, FromTorch(RunTorchOp(op, operands, inputs).scalar_type()), ""};
+    return AnswerOf(RunTorchOp(op, operands, inputs).scalar_type());
   } catch (const c10::Error& e) {
-    return {false, DType::kBool, e.what_without_backtrace()};
+    return {false, DType::kBool, e.what_without_backtrace(), ""};
   } catch (const std::exception& e) {  // c10's checked Scalar conversions
-    return {false, DType::kBool, e.what()};
+    return {false, DType::kBool, e.what(), ""};
   }
 }
 

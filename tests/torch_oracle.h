@@ -17,7 +17,8 @@
 
 namespace oneflow_promote::testing {
 
-// The 13 dtypes libtorch 1.13 has, in our enum's order.
+// The dtypes libtorch has too (those ToTorchScalarType maps, all 18 of ours
+// with PyTorch 2.15), in our enum's order.
 const std::vector<DType>& TorchDTypes();
 
 // Every libtorch dtype as a 1-d and as a 0-d tensor operand.
@@ -25,7 +26,12 @@ std::vector<Operand> TensorOperandPool();
 
 // The ScalarType for a dtype libtorch has; nullopt for the others.
 std::optional<at::ScalarType> ToTorch(DType dtype);
+// The dtype of a ScalarType; aborts, naming it, for one this library lacks.
 DType FromTorch(at::ScalarType type);
+// Our canonical name for a ScalarType, or libtorch's own name for one this
+// library lacks (BComplex32: PyTorch 2.15 gives bfloat16 tensor + complex
+// Python scalar that dtype).
+std::string TorchDTypeName(at::ScalarType type);
 
 // A tensor with the operand's dtype and rank (extent 1 per dimension), or a
 // wrapped-number tensor for a Python scalar. Python ints outside int64 have
@@ -37,9 +43,17 @@ void SetTorchDefaultDType(DType dtype);
 
 // libtorch's answer for at::native::result_type, or the text of its error.
 struct TorchAnswer {
-  bool ok;
+  bool ok;         // libtorch answered `dtype`
   DType dtype;
-  std::string error;
+  std::string error;  // libtorch's error when it raised
+  // libtorch answered a dtype this library lacks (its name in `foreign`): no
+  // answer of ours, error or dtype, agrees with that.
+  std::string foreign;
+
+  // Whether an error of ours agrees: libtorch raised too.
+  bool raised() const { return !ok && foreign.empty(); }
+  // "int64", "BComplex32 (a dtype this library lacks)", "error: ...".
+  std::string Describe() const;
 };
 TorchAnswer TorchResultType(const std::vector<at::Tensor>& tensors);
 

@@ -3,9 +3,22 @@
 # bookworm machine, skipping what is already there: Bazel 4.2.3 and its
 # rules_java, the system libraries, and the Python oracles used by tests.
 set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
 
-"$(dirname "$0")"/apt_install.sh bazel-bootstrap bazel-rules-java libabsl-dev libfmt-dev \
-  libgtest-dev libbenchmark-dev libtorch-dev
+"$root"/tools/apt_install.sh bazel-bootstrap bazel-rules-java libabsl-dev libfmt-dev \
+  libgtest-dev libbenchmark-dev
+
+# PyTorch, pinned in third_party/torch/requirements.txt: its libtorch is the
+# oracle of the *_vs_torch tests and the benchmark's baseline (Bazel finds it
+# through python3: third_party/torch/torch_configure.bzl). pip brings the
+# CUDA runtime libtorch loads (the nvidia wheels); no GPU is needed.
+requirements="$root/third_party/torch/requirements.txt"
+pinned=$(sed -n 's/^torch==\([^ #]*\).*/\1/p' "$requirements")
+installed=$(python3 -c "import torch; print(torch.__version__.split('+')[0])" 2>/dev/null || true)
+if [ "$installed" != "$pinned" ]; then
+  echo "installing torch==$pinned (found: ${installed:-none})"
+  python3 -m pip install -q -r "$requirements"
+fi
 
 # Test-only oracles: array-api-strict regenerates tests/array_api/cases.tsv,
 # ml_dtypes tests/float8/cases.tsv; matplotlib draws the benchmark report's

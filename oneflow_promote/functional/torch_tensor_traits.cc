@@ -13,18 +13,36 @@
 namespace oneflow_promote {
 namespace {
 
+// One row per dtype both libraries have, in our enum's order: adding a
+// dtype to the mapping is adding its row.
 struct DTypePair {
   DType dtype;
   at::ScalarType torch;
 };
 constexpr DTypePair kPairs[] = {
-    {DType::kBool, at::kBool},          {DType::kUInt8, at::kByte},
-    {DType::kInt8, at::kChar},          {DType::kInt16, at::kShort},
-    {DType::kInt32, at::kInt},          {DType::kInt64, at::kLong},
-    {DType::kFloat16, at::kHalf},       {DType::kBFloat16, at::kBFloat16},
-    {DType::kFloat32, at::kFloat},      {DType::kFloat64, at::kDouble},
-    {DType::kComplex32, at::kComplexHalf}, {DType::kComplex64, at::kComplexFloat},
-    {DType::kComplex128, at::kComplexDouble}};
+    {DType::kBool, at::kBool},
+    {DType::kUInt8, at::kByte},
+    {DType::kInt8, at::kChar},
+    {DType::kInt16, at::kShort},
+    {DType::kInt32, at::kInt},
+    {DType::kInt64, at::kLong},
+    {DType::kUInt16, at::kUInt16},
+    {DType::kUInt32, at::kUInt32},
+    {DType::kUInt64, at::kUInt64},
+    {DType::kFloat8E4M3FN, at::kFloat8_e4m3fn},
+    {DType::kFloat8E5M2, at::kFloat8_e5m2},
+    {DType::kFloat16, at::kHalf},
+    {DType::kBFloat16, at::kBFloat16},
+    {DType::kFloat32, at::kFloat},
+    {DType::kFloat64, at::kDouble},
+    {DType::kComplex32, at::kComplexHalf},
+    {DType::kComplex64, at::kComplexFloat},
+    {DType::kComplex128, at::kComplexDouble},
+    {DType::kBComplex32, at::ScalarType::BComplex32},
+    {DType::kFloat8E4M3FNUZ, at::ScalarType::Float8_e4m3fnuz},
+    {DType::kFloat8E5M2FNUZ, at::ScalarType::Float8_e5m2fnuz},
+    {DType::kFloat8E8M0FNU, at::ScalarType::Float8_e8m0fnu},
+};
 
 }  // namespace
 
@@ -56,10 +74,16 @@ Operand TensorTraits<at::Tensor>::ScalarOf(const at::Tensor& t) {
 absl::StatusOr<at::Tensor> TensorTraits<at::Tensor>::Cast(const at::Tensor& t, DType dtype) {
   const std::optional<at::ScalarType> target = ToTorchScalarType(dtype);
   const std::optional<DType> source = FromTorchScalarType(t.scalar_type());
-  if (!target.has_value() || !source.has_value()) {
+  if (!source.has_value()) {
     return absl::InvalidArgumentError(absl::StrCat("cannot cast a libtorch ",
                                                    c10::toString(t.scalar_type()), " tensor to ",
-                                                   Name(dtype), ": libtorch 1.13 lacks one of them"));
+                                                   Name(dtype), ": this library has no ",
+                                                   c10::toString(t.scalar_type())));
+  }
+  if (!target.has_value()) {
+    return absl::InvalidArgumentError(absl::StrCat("cannot cast a libtorch ",
+                                                   c10::toString(t.scalar_type()), " tensor to ",
+                                                   Name(dtype), ": libtorch has no ", Name(dtype)));
   }
   at::Tensor out = at::empty(t.sizes(), t.options().dtype(*target));
   if (t.numel() == 0) return out;

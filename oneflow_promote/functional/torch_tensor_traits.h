@@ -8,6 +8,10 @@
 //   TensorProcessor<at::Tensor> processor;
 //   absl::Status s = processor.AddInputs({x, y}).PromoteInputsToCommonDtype(true).Apply();
 //   at::Tensor sum = at::add(processor.GetInputs()[0], processor.GetInputs()[1]);
+//
+// Unlike the rest of the library (C++17), this header needs C++20: PyTorch
+// 2.15's ATen requires it. In Bazel, compile its users with TORCH_COPTS
+// (//third_party/torch:torch.bzl).
 
 #ifndef ONEFLOW_PROMOTE_FUNCTIONAL_TORCH_TENSOR_TRAITS_H_
 #define ONEFLOW_PROMOTE_FUNCTIONAL_TORCH_TENSOR_TRAITS_H_
@@ -22,7 +26,7 @@
 
 namespace oneflow_promote {
 
-// The ScalarType of a dtype libtorch 1.13 has (the 13 core dtypes).
+// The ScalarType of a dtype libtorch has; nullopt for ours that it lacks.
 [[nodiscard]] std::optional<at::ScalarType> ToTorchScalarType(DType dtype);
 // The dtype of a ScalarType; nullopt for libtorch's quantized and other
 // types this library does not have.

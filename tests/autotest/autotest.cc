@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "kernels/convert.h"
+#include "oneflow_promote/functional/torch_tensor_traits.h"
 #include "tests/autotest/reproducer_support.h"
 #include "tests/torch_oracle.h"
 
@@ -93,17 +94,17 @@ std::string CppScalar(const Operand& s) {
   return "";
 }
 
+// The enumerator's spelling, from the dtype list itself (kFloat8E4M3FN is
+// not derivable from the name float8_e4m3fn).
 std::string EnumName(DType dtype) {
-  std::string name(Name(dtype));
-  std::string e = "DType::k";
-  bool upper = true;
-  for (char c : name) {
-    if (c == '_') { upper = true; continue; }
-    e += upper ? static_cast<char>(std::toupper(c)) : c;
-    upper = false;
+  switch (dtype) {
+#define ONEFLOW_PROMOTE_ENUM_NAME(e, name, type, category) \
+  case DType::e:                                          \
+    return "DType::" #e;
+    ONEFLOW_PROMOTE_FOR_EACH_DTYPE(ONEFLOW_PROMOTE_ENUM_NAME)
+#undef ONEFLOW_PROMOTE_ENUM_NAME
   }
-  // float8_e4m3fn -> kFloat8E4M3FN is not needed: libtorch 1.13 has no float8.
-  return e;
+  return "";
 }
 
 std::string OpEnumName(Op op) {
@@ -139,10 +140,11 @@ Generator<DType> RandomDType(uint32_t groups) {
   std::vector<DType> dtypes;
   for (DType d : testing::TorchDTypes()) {
     const uint32_t group = d == DType::kBool                           ? kBoolGroup
-                           : d == DType::kUInt8                        ? kUnsigned
+                           : CategoryOf(d) == Category::kUnsigned      ? kUnsigned
                            : IsIntegral(d)                             ? kSigned
                            : d == DType::kFloat16                      ? kHalf
                            : d == DType::kBFloat16                     ? kBFloat16
+                           : IsFloat8(d)                               ? kFloat8
                            : IsFloating(d)                             ? kFloat
                                                                        : kComplex;
     if (groups & group) dtypes.push_back(d);
@@ -256,10 +258,12 @@ at::Tensor MakeTorchTensor(const OperandSpec& spec) {
 }
 
 std::string Mismatch(const Tensor& ours, const at::Tensor& theirs, DType computed_in) {
-  const DType dtype = testing::FromTorch(theirs.scalar_type());
-  if (ours.dtype() != dtype) {
-    return absl::StrCat("dtype ", Name(ours.dtype()), " vs libtorch ", Name(dtype));
+  const std::optional<DType> torch_dtype = FromTorchScalarType(theirs.scalar_type());
+  if (!torch_dtype.has_value() || ours.dtype() != *torch_dtype) {
+    return absl::StrCat("dtype ", Name(ours.dtype()), " vs libtorch ",
+                        testing::TorchDTypeName(theirs.scalar_type()));
   }
+  const DType dtype = *torch_dtype;
   if (std::vector<int64_t>(ours.shape().begin(), ours.shape().end()) != theirs.sizes().vec()) {
     return absl::StrCat("shape [", absl::StrJoin(ours.shape(), ","), "] vs libtorch [",
                         absl::StrJoin(theirs.sizes(), ","), "]");
@@ -327,16 +331,12 @@ std::string CppReproducer(Op op, const std::vector<OperandSpec>& operands, DType
 
 std::string PythonReproducer(Op op, const std::vector<OperandSpec>& operands, DType default_dtype,
                              uint64_t seed) {
-  static const std::map<DType, std::string> kTorchNames = {
-      {DType::kBool, "bool"},         {DType::kUInt8, "uint8"},       {DType::kInt8, "int8"},
-      {DType::kInt16, "int16"},       {DType::kInt32, "int32"},       {DType::kInt64, "int64"},
-      {DType::kFloat16, "float16"},   {DType::kBFloat16, "bfloat16"}, {DType::kFloat32, "float32"},
-      {DType::kFloat64, "float64"},   {DType::kComplex32, "complex32"},
-      {DType::kComplex64, "complex64"}, {DType::kComplex128, "complex128"}};
+  // PyTorch's Python names for the dtypes are the library's canonical names
+  // (torch.float8_e4m3fn, torch.uint16, ...).
   std::ostringstream out;
   out << "# AutoTest reproducer: " << OpName(op) << ", seed " << seed << ".\n"
       << "import torch\n\n"
-      << "torch.set_default_dtype(torch." << kTorchNames.at(default_dtype) << ")\n";
+      << "torch.set_default_dtype(torch." << Name(default_dtype) << ")\n";
   std::vector<std::string> names;
   for (size_t i = 0; i < operands.size(); ++i) {
     const OperandSpec& spec = operands[i];
@@ -352,7 +352,7 @@ std::string PythonReproducer(Op op, const std::vector<OperandSpec>& operands, DT
     const Tensor base = FilledTensor(spec.dtype, StorageShape(spec), spec.value_seed);
     out << name << " = torch.frombuffer(bytearray.fromhex('"
         << Hex(base.data(), base.numel() * ItemSize(spec.dtype)) << "'), dtype=torch."
-        << kTorchNames.at(spec.dtype) << ").reshape([" << absl::StrJoin(StorageShape(spec), ", ")
+        << Name(spec.dtype) << ").reshape([" << absl::StrJoin(StorageShape(spec), ", ")
         << "])" << (spec.transposed ? ".mT" : "") << "  # " << spec.Describe() << "\n";
   }
   const std::string args = absl::StrJoin(names, ", ");
@@ -419,11 +419,6 @@ AutoTestResult RunAutoTest(const AutoTestConfig& config, const OperandsGenerator
     at::Tensor theirs;
     try {
       theirs = testing::RunTorchOp(config.op, operands, torch_in);
-      if (config.op == Op::kDot && theirs.is_complex()) {
-        // Debian's libtorch 1.13 returns 0 for complex dot (its BLAS
-        // return convention); the definition, computed by libtorch too.
-        theirs = at::sum(torch_in[0] * torch_in[1]);
-      }
     } catch (const std::exception& e) {
       torch_error = e.what();
       torch_error = torch_error.substr(0, torch_error.find('\n'));
@@ -440,7 +435,8 @@ AutoTestResult RunAutoTest(const AutoTestConfig& config, const OperandsGenerator
                                ours->Describe());
     } else if (!ours.ok()) {
       diagnosis = absl::StrCat("oneflow_promote failed (", ours.status().ToString(),
-                               ") but libtorch returned ", c10::toString(theirs.scalar_type()));
+                               ") but libtorch returned ",
+                               testing::TorchDTypeName(theirs.scalar_type()));
     } else {
       ++result.compared;
       const std::string mismatch = Mismatch(*ours, theirs);

@@ -106,17 +106,18 @@ Generator<std::optional<T>> Nothing() {
 // Dtype groups for RandomDType, combinable with |.
 enum DTypeGroup : uint32_t {
   kBoolGroup = 1,
-  kUnsigned = 2,  // uint8 (libtorch 1.13 has no wider unsigned type)
+  kUnsigned = 2,  // uint8, uint16, uint32, uint64
   kSigned = 4,    // int8 ... int64
   kHalf = 8,      // float16
   kBFloat16 = 16,
   kFloat = 32,    // float32, float64
   kComplex = 64,  // complex32, complex64, complex128
-  kFloating = kHalf | kBFloat16 | kFloat,
+  kFloat8 = 128,  // float8_e4m3fn, float8_e5m2
+  kFloating = kHalf | kBFloat16 | kFloat | kFloat8,
   kIntegral = kUnsigned | kSigned,
-  kAllDTypes = 127,
+  kAllDTypes = 255,
 };
-// One of libtorch's 13 dtypes within the groups, uniformly.
+// One of libtorch's dtypes (testing::TorchDTypes) within the groups, uniformly.
 Generator<DType> RandomDType(uint32_t groups = kAllDTypes);
 
 // Where tensors live. The frontend's kernels are CPU-only, so this draws

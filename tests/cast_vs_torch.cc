@@ -176,7 +176,7 @@ std::string DeliberateDifference(const reference::Value& x, DType to,
   // float32 does not hold is rounded twice. Only a result that is exactly
   // that double rounding counts as this difference.
   const bool narrow_target = to == DType::kFloat16 || to == DType::kBFloat16 ||
-                             to == DType::kComplex32 || IsFloat8(to);
+                             to == DType::kComplex32 || to == DType::kBComplex32 || IsFloat8(to);
   if (narrow_target) {
     const auto not_float32 = [](long double v) {
       return !std::isnan(v) && static_cast<long double>(static_cast<float>(v)) != v;

@@ -198,13 +198,23 @@ ONEFLOW_PROMOTE_OPS_INLINE M RoundTo(M x) {
   return Math<T>::Load(Math<T>::Store(x));
 }
 
-// (a + bi) / (c + di) as libtorch 1.13's CPU kernels compute it:
-// a * conj(b) / |b|^2, so x / 0 is NaN (not the infinity std::complex gives).
+// (a + bi) / (c + di) as PyTorch 2.15's vectorized CPU kernels compute it:
+// Smith's algorithm (NumPy's), scaled by the larger part of the divisor,
+// with fused multiply-adds; x / 0 gives infinities or NaN part by part.
 template <typename M>
 ONEFLOW_PROMOTE_OPS_INLINE M ComplexDivide(M x, M y) {
-  const auto c = y.real(), d = y.imag();
-  const auto scale = c * c + d * d;
-  return M((x.real() * c + x.imag() * d) / scale, (x.imag() * c - x.real() * d) / scale);
+  using R = typename M::value_type;
+  const R a = x.real(), b = x.imag(), c = y.real(), d = y.imag();
+  const R abs_c = std::fabs(c), abs_d = std::fabs(d);
+  if (abs_c >= abs_d) {
+    if (abs_c == 0 && abs_d == 0) return M(a / abs_c, b / abs_d);
+    const R rat = d / c;
+    const R scl = R(1) / std::fma(d, rat, c);
+    return M(std::fma(b, rat, a) * scl, std::fma(-a, rat, b) * scl);
+  }
+  const R rat = c / d;
+  const R scl = R(1) / std::fma(c, rat, d);
+  return M(std::fma(a, rat, b) * scl, std::fma(b, rat, -a) * scl);
 }
 
 // alpha * b for complex b as PyTorch's add and sub compute it (a + alpha * b

@@ -154,7 +154,7 @@ TEST(OpRules, PythonScalarsAlone) {
 }
 
 TEST(OpRules, PowSkipsItsKernelForExponentsZeroAndOne) {
-  // Since 2.x a bool exponent counts as 0 or 1; a bool base never counts as 1.
+  // In 2.15 a bool exponent counts as 0 or 1; a bool base never counts as 1.
   EXPECT_EQ(Answer(Op::kPow, {T(DType::kBool), Operand::PyBool(true)}), "bool");
   EXPECT_EQ(Answer(Op::kPow, {T(DType::kBool), Operand::PyBool(false)}), "bool");
   EXPECT_EQ(Answer(Op::kPow, {T(DType::kBool), Operand::PyInt(2)}), "int64");

@@ -214,7 +214,7 @@ def main():
     counts = collections.Counter()
     texts = collections.Counter()
     disagreements = []
-    no_kernel = collections.defaultdict(set)  # op -> compute dtypes torch lacks
+    no_kernel = collections.defaultdict(set)  # (op, torch's kernel) -> compute dtypes
     for line, key, (kind, torch_text), our in zip(lines, keys, answers, ours):
         our_error = our.startswith("error: ")
         if kind == "ok":
@@ -226,10 +226,11 @@ def main():
             # A kernel missing for a dtype the library lacks (bfloat16 and
             # complex promote to bcomplex32 in torch) hides a promotion that
             # differs.
-            dtype = library_name(re.search(r"not implemented for '(\w+)'", torch_text).group(1))
+            kernel, dtype = re.search(r"\"(\w+)\" not implemented for '(\w+)'", torch_text).groups()
+            dtype = library_name(dtype)
             verdict = "no kernel" if dtype in ours_dtypes else "disagree"
             if verdict == "no kernel":
-                no_kernel[key[0]].add(dtype)
+                no_kernel[(key[0], kernel)].add(dtype)
         else:
             verdict = "disagree"
         counts[verdict] += 1
@@ -238,13 +239,12 @@ def main():
 
     if args.markdown:
         order = {d: i for i, d in enumerate(ours_dtypes)}
-        print("| op | compute dtypes without a PyTorch " + torch.__version__.split("+")[0] +
-              " CPU kernel |")
-        print("|---|---|")
-        for op in OPS:
-            if no_kernel[op]:
-                names = sorted(no_kernel[op], key=lambda d: order.get(d, len(order)))
-                print(f"| `{op}` | {', '.join(names)} |")
+        print("| op | kernel PyTorch " + torch.__version__.split("+")[0] +
+              " lacks | compute dtypes |")
+        print("|---|---|---|")
+        for (op, kernel), names in sorted(no_kernel.items(), key=lambda k: OPS.index(k[0][0])):
+            names = sorted(names, key=lambda d: order.get(d, len(order)))
+            print(f"| `{op}` | `{kernel}` | {', '.join(names)} |")
         return 0
 
     total = sum(counts.values())

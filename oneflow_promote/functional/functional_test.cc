@@ -11,8 +11,10 @@
 #include <initializer_list>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "kernels/convert.h"
 
@@ -69,6 +71,38 @@ std::vector<uint8_t> Bits(const Tensor& t) {
   std::vector<uint8_t> bits;
   for (F8 x : Values<F8>(t)) bits.push_back(x.bits);
   return bits;
+}
+
+// Whatever the rules accept, a kernel computes: every op on every pair (and,
+// for where, condition and pair) of dtypes, as 1-d tensors of ones, on both
+// cast paths.
+TEST(FunctionalNewDTypes, EveryCaseTheRulesAcceptComputes) {
+  const auto ones = [](DType d) { return *Of<double>({1, 1, 1}).To(d); };
+  int computed = 0;
+  for (Op op : kAllOps) {
+    for (DType a : kAllDTypes) {
+      for (DType b : kAllDTypes) {
+        if (OpArity(op) == 1 && b != a) continue;
+        std::vector<Tensor> inputs = {ones(a)};
+        if (OpArity(op) >= 2) inputs.push_back(ones(b));
+        if (op == Op::kWhere) inputs.insert(inputs.begin(), ones(DType::kBool));
+        std::vector<Operand> operands;
+        for (const Tensor& t : inputs) operands.push_back(t.AsOperand());
+        const absl::StatusOr<OpDTypes> dtypes = InferOpDTypes(op, operands);
+        if (!dtypes.ok()) continue;
+        for (CastPath path : {CastPath::kFused, CastPath::kMaterialized}) {
+          OpOptions options;
+          options.cast_path = path;
+          const absl::StatusOr<Tensor> out = Call(op, inputs, options);
+          const std::string call = absl::StrCat(OpName(op), "(", Name(a), ", ", Name(b), ")");
+          ASSERT_TRUE(out.ok()) << call << ": " << out.status();
+          EXPECT_EQ(out->dtype(), dtypes->result) << call;
+          ++computed;
+        }
+      }
+    }
+  }
+  EXPECT_GT(computed, 2000);
 }
 
 TEST(FunctionalNewDTypes, UnsignedWhereTorchHasKernels) {

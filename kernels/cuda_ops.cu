@@ -439,7 +439,7 @@ CudaResult CudaDot(DType dtype, const void* a, int64_t stride_a, const void* b, 
                    int64_t n, void* out, int ordinal) {
   return VisitDType(dtype, [&](auto tag) -> CudaResult {
     using T = typename decltype(tag)::type;
-    if constexpr (!kComputable<T> || std::is_same_v<T, bool>) {
+    if constexpr (std::is_same_v<T, bool>) {
       return {-1, "no CUDA dot for this dtype"};
     } else {
       return OnDevice(ordinal, [&] {

@@ -503,7 +503,7 @@ absl::Status Dot(const Tensor& a, const Tensor& b, Tensor& out) {
   }
   return VisitDType(a.dtype(), [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
-    if constexpr (!kComputable<T> || std::is_same_v<T, bool>) {
+    if constexpr (std::is_same_v<T, bool>) {
       return absl::InternalError(absl::StrCat("Dot: no kernel for ", Name(a.dtype())));
     } else {
       const T* x = a.template data_as<T>();

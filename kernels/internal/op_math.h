@@ -69,41 +69,38 @@ ONEFLOW_PROMOTE_OPS_INLINE auto Abs(M a) {
 #endif
 }
 
-// The type an element computes in, and the trips between it and storage.
 template <typename T>
+struct IsComplexStorage : std::false_type {};
+template <typename P>
+struct IsComplexStorage<Complex<P>> : std::true_type {};
+
+// The floats narrower than float32 (float16, bfloat16, the float8 formats):
+// the storage structs of numeric_types.h that are not complex.
+template <typename T>
+inline constexpr bool kIsNarrowFloat = std::is_class_v<T> && !IsComplexStorage<T>::value;
+
+// The type an element computes in, and the trips between it and storage:
+// narrow floats compute in float and round once on the way back, complex32
+// in complex64.
+template <typename T, typename = void>
 struct Math {
   using type = T;
   ONEFLOW_PROMOTE_OPS_INLINE static T Load(T x) { return x; }
   ONEFLOW_PROMOTE_OPS_INLINE static T Store(T m) { return m; }
 };
-template <>
-struct Math<Float16> {
+template <typename T>
+struct Math<T, std::enable_if_t<kIsNarrowFloat<T>>> {
   using type = float;
-  ONEFLOW_PROMOTE_OPS_INLINE static float Load(Float16 x) { return Convert<float>(x); }
-  ONEFLOW_PROMOTE_OPS_INLINE static Float16 Store(float m) { return Convert<Float16>(m); }
-};
-template <>
-struct Math<BFloat16> {
-  using type = float;
-  ONEFLOW_PROMOTE_OPS_INLINE static float Load(BFloat16 x) { return Convert<float>(x); }
-  ONEFLOW_PROMOTE_OPS_INLINE static BFloat16 Store(float m) { return Convert<BFloat16>(m); }
+  ONEFLOW_PROMOTE_OPS_INLINE static float Load(T x) { return Convert<float>(x); }
+  ONEFLOW_PROMOTE_OPS_INLINE static T Store(float m) { return Convert<T>(m); }
 };
 template <typename Part>
-struct Math<Complex<Part>> {
+struct Math<Complex<Part>, void> {
   using Real = std::conditional_t<std::is_same_v<Part, double>, double, float>;
   using type = MathComplex<Real>;
   ONEFLOW_PROMOTE_OPS_INLINE static type Load(Complex<Part> x) { return {Convert<Real>(x.real), Convert<Real>(x.imag)}; }
   ONEFLOW_PROMOTE_OPS_INLINE static Complex<Part> Store(type m) { return {Convert<Part>(m.real()), Convert<Part>(m.imag())}; }
 };
-
-// The storage types the frontend computes in: the 13 dtypes libtorch has
-// (op_rules.h never picks float8 or the wide unsigned types).
-template <typename T>
-inline constexpr bool kComputable =
-    !std::is_same_v<T, uint16_t> && !std::is_same_v<T, uint32_t> &&
-    !std::is_same_v<T, uint64_t> && !std::is_same_v<T, Float8E4M3FN> &&
-    !std::is_same_v<T, Float8E5M2> && !std::is_same_v<T, Float8E4M3FNUZ> &&
-    !std::is_same_v<T, Float8E5M2FNUZ> && !std::is_same_v<T, Float8E8M0FNU>;
 
 template <typename M>
 inline constexpr bool kIsInt = std::is_integral_v<M> && !std::is_same_v<M, bool>;
@@ -201,13 +198,23 @@ ONEFLOW_PROMOTE_OPS_INLINE M RoundTo(M x) {
   return Math<T>::Load(Math<T>::Store(x));
 }
 
-// (a + bi) / (c + di) as libtorch 1.13's CPU kernels compute it:
-// a * conj(b) / |b|^2, so x / 0 is NaN (not the infinity std::complex gives).
+// (a + bi) / (c + di) as PyTorch 2.15's vectorized CPU kernels compute it:
+// Smith's algorithm (NumPy's), scaled by the larger part of the divisor,
+// with fused multiply-adds; x / 0 gives infinities or NaN part by part.
 template <typename M>
 ONEFLOW_PROMOTE_OPS_INLINE M ComplexDivide(M x, M y) {
-  const auto c = y.real(), d = y.imag();
-  const auto scale = c * c + d * d;
-  return M((x.real() * c + x.imag() * d) / scale, (x.imag() * c - x.real() * d) / scale);
+  using R = typename M::value_type;
+  const R a = x.real(), b = x.imag(), c = y.real(), d = y.imag();
+  const R abs_c = std::fabs(c), abs_d = std::fabs(d);
+  if (abs_c >= abs_d) {
+    if (abs_c == 0 && abs_d == 0) return M(a / abs_c, b / abs_d);
+    const R rat = d / c;
+    const R scl = R(1) / std::fma(d, rat, c);
+    return M(std::fma(b, rat, a) * scl, std::fma(-a, rat, b) * scl);
+  }
+  const R rat = c / d;
+  const R scl = R(1) / std::fma(c, rat, d);
+  return M(std::fma(a, rat, b) * scl, std::fma(b, rat, -a) * scl);
 }
 
 // alpha * b for complex b as PyTorch's add and sub compute it (a + alpha * b
@@ -326,53 +333,57 @@ ONEFLOW_PROMOTE_OPS_INLINE auto Unary(M a) {
   }
 }
 
-// Whether the op has a kernel for storage type T (op_rules.h decides which
-// of these PyTorch's CPU kernels actually offer).
+// Whether the op has a kernel for storage type T: every dtype of the
+// categories op_rules.cc defines the op on.
 template <Op kOp, typename T>
 ONEFLOW_PROMOTE_OPS_INLINE constexpr bool HasKernel() {
-  if constexpr (!kComputable<T>) {
-    return false;
-  } else {
-    using M = typename Math<T>::type;
-    constexpr bool kComplex = IsStdComplex<M>::value;
-    constexpr bool kFloat = std::is_floating_point_v<M>;
-    constexpr bool kBool = std::is_same_v<M, bool>;
-    switch (kOp) {
-      case Op::kAdd: case Op::kMul: case Op::kEq: case Op::kNe: case Op::kLogicalAnd:
-      case Op::kLogicalOr: case Op::kLogicalXor: case Op::kWhere:
-        return true;
-      case Op::kSub: case Op::kNeg: case Op::kPow:
-        return !kBool;
-      case Op::kDiv:
-        return kFloat || kComplex;
-      case Op::kDivFloor: case Op::kDivTrunc: case Op::kFloorDivide: case Op::kRemainder:
-        return kFloat || kIsInt<M>;
-      case Op::kMaximum: case Op::kMinimum: case Op::kLt: case Op::kLe: case Op::kGt:
-      case Op::kGe:
-        return !kComplex;
-      case Op::kAtan2:
-        return kFloat;
-      case Op::kBitwiseAnd: case Op::kBitwiseOr: case Op::kBitwiseXor:
-        return kBool || kIsInt<M>;
-      case Op::kAbs:
-        return !kBool;
-      case Op::kSqrt:
-        return kFloat || kComplex;
-      default:
-        return false;  // reductions and dot have their own loops
-    }
+  using M = typename Math<T>::type;
+  constexpr bool kComplex = IsStdComplex<M>::value;
+  constexpr bool kFloat = std::is_floating_point_v<M>;
+  constexpr bool kBool = std::is_same_v<M, bool>;
+  switch (kOp) {
+    case Op::kAdd: case Op::kMul: case Op::kEq: case Op::kNe: case Op::kLogicalAnd:
+    case Op::kLogicalOr: case Op::kLogicalXor: case Op::kWhere:
+      return true;
+    case Op::kSub: case Op::kNeg: case Op::kPow:
+      return !kBool;
+    case Op::kDiv:
+      return kFloat || kComplex;
+    case Op::kDivFloor: case Op::kDivTrunc: case Op::kFloorDivide: case Op::kRemainder:
+      return kFloat || kIsInt<M>;
+    case Op::kMaximum: case Op::kMinimum: case Op::kLt: case Op::kLe: case Op::kGt:
+    case Op::kGe:
+      return !kComplex;
+    case Op::kAtan2:
+      return kFloat;
+    case Op::kBitwiseAnd: case Op::kBitwiseOr: case Op::kBitwiseXor:
+      return kBool || kIsInt<M>;
+    case Op::kAbs:
+      return !kBool;
+    case Op::kSqrt:
+      return kFloat || kComplex;
+    default:
+      return false;  // reductions and dot have their own loops
   }
 }
 
-// The storage type of an op's result element, given its math result R.
+// The storage type of a complex type's parts (T itself for the others).
+template <typename T>
+struct PartOf {
+  using type = T;
+};
+template <typename P>
+struct PartOf<Complex<P>> {
+  using type = P;
+};
+
+// The storage type of an op's result element, given its math result R:
+// bool, T, or (abs of complex) the type of T's parts.
 template <typename T, typename R>
 using ResultStorage = std::conditional_t<
     std::is_same_v<R, bool>, bool,
     std::conditional_t<std::is_same_v<R, typename Math<T>::type>, T,
-                       // abs of complex32 and bcomplex32: the real part's storage
-                       std::conditional_t<std::is_same_v<T, Complex<Float16>>, Float16,
-                                          std::conditional_t<std::is_same_v<T, Complex<BFloat16>>,
-                                                             BFloat16, R>>>>;
+                       typename PartOf<T>::type>>;
 
 template <typename S, typename R>
 ONEFLOW_PROMOTE_OPS_INLINE S StoreAs(R r) {
@@ -412,7 +423,7 @@ ONEFLOW_PROMOTE_OPS_INLINE T StoreAccumulator(A a) {
 // int64 for integers (and bool), or a floating or complex dtype.
 template <typename T>
 inline constexpr bool kAccumulates =
-    kComputable<T> && !std::is_same_v<T, bool> && (!kIsInt<T> || std::is_same_v<T, int64_t>);
+    !std::is_same_v<T, bool> && (!kIsInt<T> || std::is_same_v<T, int64_t>);
 
 }  // namespace oneflow_promote::op_math
 

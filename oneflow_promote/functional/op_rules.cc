@@ -17,91 +17,101 @@
 namespace oneflow_promote::functional {
 namespace {
 
-// A set of dtypes as a bit mask over their indices.
-using DTypeSet = uint32_t;
-static_assert(kNumDTypes <= 32);
+// The dtype categories an op is defined on, as a mask. These are rules
+// about meaning (no bitwise ops on floats, no ordering of complex numbers),
+// not about which dtypes PyTorch happens to have kernels for: every dtype of
+// an allowed category computes, float8 and uint64 included.
+enum Categories : uint8_t {
+  kBools = 1,
+  kIntegers = 2,
+  kFloats = 4,
+  kComplexes = 8,
+  kReal = kBools | kIntegers | kFloats,
+  kNumbers = kIntegers | kFloats | kComplexes,
+  kAll = kReal | kComplexes,
+};
 
-constexpr DTypeSet Of(std::initializer_list<DType> dtypes) {
-  DTypeSet set = 0;
-  for (DType d : dtypes) set |= DTypeSet{1} << Index(d);
-  return set;
+uint8_t CategoryBit(DType d) {
+  switch (CategoryOf(d)) {
+    case Category::kBool: return kBools;
+    case Category::kUnsigned:
+    case Category::kSigned: return kIntegers;
+    case Category::kFloating: return kFloats;
+    case Category::kComplex: return kComplexes;
+  }
+  return 0;
 }
-constexpr bool Contains(DTypeSet set, DType dtype) { return (set >> Index(dtype)) & 1; }
-
-// The dtypes libtorch 1.13's CPU kernels are compiled for, by family. The
-// newest dtypes (float8, uint16/32/64) have no CPU arithmetic in PyTorch.
-constexpr DTypeSet kIntegers = Of({DType::kUInt8, DType::kInt8, DType::kInt16, DType::kInt32,
-                                   DType::kInt64});
-constexpr DTypeSet kFloats = Of({DType::kFloat16, DType::kBFloat16, DType::kFloat32,
-                                 DType::kFloat64});
-constexpr DTypeSet kComplexes = Of({DType::kComplex32, DType::kComplex64, DType::kComplex128});
-constexpr DTypeSet kBool = Of({DType::kBool});
-constexpr DTypeSet kAll = kBool | kIntegers | kFloats | kComplexes;
-constexpr DTypeSet kHalves = Of({DType::kFloat16, DType::kComplex32});
-constexpr DTypeSet kReal = kBool | kIntegers | kFloats;
 
 // What an op returns, given the dtype it computes in.
 enum class ResultRule : uint8_t {
-  kCompute,        // the compute dtype
-  kBool,           // comparisons and logical ops
-  kFloat,          // true division, atan2, sqrt: integers and bool compute in the default dtype
-  kInt64Floor,     // sum, prod, cumsum: integers and bool accumulate in int64
-  kFloatingOnly,   // mean: integers and bool are an error
-  kRealPart,       // abs: complex gives its real counterpart
+  kCompute,  // the compute dtype
+  kBool,     // comparisons and logical ops
+  kFloat,    // true division, atan2, sqrt: integers and bool compute in the default dtype
+  kInt64,    // sum, prod, cumsum: integers and bool accumulate in int64
+  kRealPart,  // abs: complex gives its real counterpart
 };
 
 struct OpSpec {
   ResultRule rule;
-  DTypeSet kernel_dtypes;    // compute dtypes PyTorch's CPU kernel implements
-  absl::string_view kernel;  // its name in "not implemented" errors
+  uint8_t categories;             // of the compute dtype; elsewhere an error
+  absl::string_view kernel = "";  // PyTorch's kernel name in that error
+  // Whether the op keeps its operand's dtype (PyTorch's unary ops that do
+  // not promote, and reductions); the others run result_type, so that a
+  // Python float alone computes in the default dtype.
+  bool keeps_dtype = false;
 };
 
 constexpr OpSpec SpecOf(Op op) {
+  using R = ResultRule;
   switch (op) {
-    case Op::kAdd: return {ResultRule::kCompute, kAll, "add_cpu"};
-    case Op::kSub: return {ResultRule::kCompute, kAll, "sub_cpu"};
-    case Op::kMul: return {ResultRule::kCompute, kAll, "mul_cpu"};
-    case Op::kDiv: return {ResultRule::kFloat, kAll & ~Of({DType::kComplex32}), "div_cpu"};
+    case Op::kAdd: return {R::kCompute, kAll};
+    case Op::kSub: return {R::kCompute, kAll};  // bool: CheckOperands
+    case Op::kMul: return {R::kCompute, kAll};
+    case Op::kDiv: return {R::kFloat, kAll};
     case Op::kDivFloor:
-    case Op::kFloorDivide: return {ResultRule::kCompute, kIntegers | kFloats, "div_floor_cpu"};
-    case Op::kDivTrunc: return {ResultRule::kCompute, kIntegers | kFloats, "div_trunc_cpu"};
-    case Op::kRemainder: return {ResultRule::kCompute, kIntegers | kFloats, "remainder_cpu"};
-    case Op::kPow: return {ResultRule::kCompute, kAll & ~kBool & ~Of({DType::kComplex32}), "pow"};
-    case Op::kMaximum: return {ResultRule::kCompute, kReal, "maximum_cpu"};
-    case Op::kMinimum: return {ResultRule::kCompute, kReal, "minimum_cpu"};
-    case Op::kAtan2:
-      return {ResultRule::kFloat, Of({DType::kBFloat16, DType::kFloat32, DType::kFloat64}),
-              "atan2_cpu"};
-    case Op::kEq: return {ResultRule::kBool, kAll, "eq_cpu"};
-    case Op::kNe: return {ResultRule::kBool, kAll, "ne_cpu"};
-    case Op::kLt: return {ResultRule::kBool, kReal, "lt_cpu"};
-    case Op::kLe: return {ResultRule::kBool, kReal, "le_cpu"};
-    case Op::kGt: return {ResultRule::kBool, kReal, "gt_cpu"};
-    case Op::kGe: return {ResultRule::kBool, kReal, "ge_cpu"};
-    case Op::kLogicalAnd:
-      return {ResultRule::kBool, kAll & ~Of({DType::kComplex32}), "logical_and_cpu"};
-    case Op::kLogicalOr:
-      return {ResultRule::kBool, kAll & ~Of({DType::kComplex32}), "logical_or_cpu"};
-    case Op::kLogicalXor:
-      return {ResultRule::kBool, kAll & ~Of({DType::kComplex32}), "logical_xor_cpu"};
-    case Op::kBitwiseAnd: return {ResultRule::kCompute, kBool | kIntegers, "bitwise_and_cpu"};
-    case Op::kBitwiseOr: return {ResultRule::kCompute, kBool | kIntegers, "bitwise_or_cpu"};
-    case Op::kBitwiseXor: return {ResultRule::kCompute, kBool | kIntegers, "bitwise_xor_cpu"};
-    case Op::kWhere: return {ResultRule::kCompute, kAll, "where_cpu"};
-    case Op::kDot:
-      return {ResultRule::kCompute, (kIntegers | kFloats | kComplexes) & ~kHalves, "dot"};
-    case Op::kSum: return {ResultRule::kInt64Floor, kAll & ~Of({DType::kComplex32}), "sum_cpu"};
-    case Op::kProd:
-      return {ResultRule::kInt64Floor,
-              kAll & ~kHalves & ~Of({DType::kBFloat16}), "prod_cpu"};
-    case Op::kMean:
-      return {ResultRule::kFloatingOnly, kAll & ~Of({DType::kComplex32}), "sum_cpu"};
-    case Op::kCumsum: return {ResultRule::kInt64Floor, kAll & ~kHalves, "cumsum_out_cpu"};
-    case Op::kNeg: return {ResultRule::kCompute, kAll, "neg_cpu"};
-    case Op::kAbs: return {ResultRule::kRealPart, kAll & ~kBool, "abs_cpu"};
-    case Op::kSqrt: return {ResultRule::kFloat, kAll & ~kHalves, "sqrt_vml_cpu"};
+    case Op::kFloorDivide: return {R::kCompute, kIntegers | kFloats, "div_floor_cpu"};
+    case Op::kDivTrunc: return {R::kCompute, kIntegers | kFloats, "div_trunc_cpu"};
+    case Op::kRemainder: return {R::kCompute, kIntegers | kFloats, "remainder_cpu"};
+    case Op::kPow: return {R::kCompute, kNumbers, "pow"};
+    case Op::kMaximum:  // complex: CheckOperands, with PyTorch's message
+    case Op::kMinimum: return {R::kCompute, kReal};
+    case Op::kAtan2: return {R::kFloat, kReal, "atan2_cpu"};
+    case Op::kEq: return {R::kBool, kAll};
+    case Op::kNe: return {R::kBool, kAll};
+    case Op::kLt: return {R::kBool, kReal, "lt_cpu"};
+    case Op::kLe: return {R::kBool, kReal, "le_cpu"};
+    case Op::kGt: return {R::kBool, kReal, "gt_cpu"};
+    case Op::kGe: return {R::kBool, kReal, "ge_cpu"};
+    case Op::kLogicalAnd: return {R::kBool, kAll};
+    case Op::kLogicalOr: return {R::kBool, kAll};
+    case Op::kLogicalXor: return {R::kBool, kAll};
+    case Op::kBitwiseAnd: return {R::kCompute, kBools | kIntegers, "bitwise_and_cpu"};
+    case Op::kBitwiseOr: return {R::kCompute, kBools | kIntegers, "bitwise_or_cpu"};
+    case Op::kBitwiseXor: return {R::kCompute, kBools | kIntegers, "bitwise_xor_cpu"};
+    case Op::kWhere: return {R::kCompute, kAll};
+    case Op::kDot: return {R::kCompute, kNumbers, "dot"};
+    case Op::kSum: return {R::kInt64, kAll, "", true};
+    case Op::kProd: return {R::kInt64, kAll, "", true};
+    case Op::kMean: return {R::kCompute, kFloats | kComplexes, "", true};
+    case Op::kCumsum: return {R::kInt64, kAll, "", true};
+    case Op::kNeg: return {R::kCompute, kAll, "", true};  // bool: CheckOperands
+    case Op::kAbs: return {R::kRealPart, kNumbers, "abs_cpu", true};
+    case Op::kSqrt: return {R::kFloat, kAll};
   }
-  return {ResultRule::kCompute, 0, "invalid"};
+  return {R::kCompute, 0, "invalid"};
+}
+
+// PyTorch 2.15's error for an op outside its categories.
+std::string CategoryError(Op op, DType compute) {
+  switch (op) {
+    case Op::kMean:
+      return absl::StrCat(
+          "mean(): could not infer output dtype. Input dtype must be either a floating point or "
+          "complex dtype. Got: ",
+          Name(compute));
+    default:
+      return absl::StrCat("\"", SpecOf(op).kernel, "\" not implemented for '", Name(compute), "'");
+  }
 }
 
 absl::Status Invalid(std::string message) {
@@ -164,14 +174,6 @@ absl::Status CheckOperands(Op op, absl::Span<const Operand> operands) {
         return Invalid("Integers to negative integer powers are not allowed.");
       }
       return absl::OkStatus();
-    case Op::kWhere:
-      // libtorch 1.13 still accepts uint8 conditions (deprecated, with a warning).
-      if (operands[0].dtype() != DType::kBool && operands[0].dtype() != DType::kUInt8) {
-        return Invalid(absl::StrCat(
-            "where expected condition to be a boolean tensor, but got a tensor with dtype ",
-            Name(operands[0].dtype())));
-      }
-      return absl::OkStatus();
     case Op::kDot:
       if (operands[0].ndim() != 1 || operands[1].ndim() != 1) {
         return Invalid(absl::StrCat("1D tensors expected, but got ", operands[0].ndim(),
@@ -188,35 +190,32 @@ absl::Status CheckOperands(Op op, absl::Span<const Operand> operands) {
   }
 }
 
-// Whether PyTorch skips the kernel, so that its dtype coverage does not
-// matter: x ** 0 and x ** 1 (fill, copy), 1 ** x (fill), cumsum of a 0-d
-// tensor (copy). at::Scalar::equal never holds for a bool, so True and
-// False do not count as 1 and 0 here.
-bool SkipsKernel(Op op, absl::Span<const Operand> operands) {
-  const auto is_number = [](const Operand& operand, int value) {
-    return operand.kind() != Operand::Kind::kPyBool && IsScalarEqualTo(operand, value);
-  };
-  switch (op) {
-    case Op::kPow:
-      if (operands[0].is_tensor() && operands[1].is_scalar()) {
-        return is_number(operands[1], 0) || is_number(operands[1], 1);
-      }
-      return operands[0].is_scalar() && operands[1].is_tensor() && is_number(operands[0], 1);
-    case Op::kCumsum:
-      return operands[0].ndim() == 0;
-    default:
-      return false;
+// Whether PyTorch skips pow's kernel, and with it the category rule: x ** 0
+// and x ** 1 (fill, copy; a bool exponent counts as 0 or 1) and 1 ** x
+// (fill; a bool base does not count as 1).
+bool PowSkipsKernel(absl::Span<const Operand> operands) {
+  if (operands[0].is_tensor() && operands[1].is_scalar()) {
+    return IsScalarEqualTo(operands[1], 0) || IsScalarEqualTo(operands[1], 1);
   }
+  return operands[0].is_scalar() && operands[1].is_tensor() &&
+         operands[0].kind() != Operand::Kind::kPyBool && IsScalarEqualTo(operands[0], 1);
 }
+
+// The storage type of a complex type's parts (T itself for the others).
+template <typename T>
+struct PartOf {
+  using type = T;
+};
+template <typename P>
+struct PartOf<Complex<P>> {
+  using type = P;
+};
 
 // The dtype of a complex dtype's parts.
 DType RealPartOf(DType complex) {
-  switch (complex) {
-    case DType::kComplex32: return DType::kFloat16;
-    case DType::kBComplex32: return DType::kBFloat16;
-    case DType::kComplex64: return DType::kFloat32;
-    default: return DType::kFloat64;
-  }
+  return VisitDType(complex, [](auto tag) {
+    return DTypeOf<typename PartOf<typename decltype(tag)::type>::type>::value;
+  });
 }
 
 // Whether c10's checked conversion (c10::overflows) accepts the Python
@@ -224,11 +223,12 @@ DType RealPartOf(DType complex) {
 // pow(Tensor, Scalar) and of where's scalar overloads this way, and raises
 // "value cannot be converted to type ... without overflow" otherwise.
 // Integers must fit (unsigned types also take negatives down to -max, which
-// wrap); finite floats must lie within [lowest, max]; infinities and NaN
-// pass.
+// wrap); finite floats must lie within [lowest, max] of the (part) type;
+// infinities and NaN pass. float8 parts are not checked.
 bool FitsCheckedConversion(const Operand& scalar, DType to) {
   return VisitDType(to, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using P = typename PartOf<T>::type;
     if constexpr (std::is_same_v<T, bool>) {
       return true;
     } else if constexpr (std::is_integral_v<T>) {
@@ -238,16 +238,11 @@ bool FitsCheckedConversion(const Operand& scalar, DType to) {
                                                    : -max;
       return scalar.kind() == Operand::Kind::kPyBool || (value >= min && value <= max);
     } else {
-      double max = 0;
-      if constexpr (std::is_same_v<T, Float16> || std::is_same_v<T, Complex<Float16>>) {
-        max = 65504.0;
-      } else if constexpr (std::is_same_v<T, BFloat16>) {
-        max = 3.3895313892515355e38;
-      } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, Complex<float>>) {
-        max = std::numeric_limits<float>::max();
-      } else {
-        max = std::numeric_limits<double>::max();
-      }
+      double max = std::numeric_limits<double>::infinity();
+      if constexpr (std::is_same_v<P, Float16>) max = 65504.0;
+      if constexpr (std::is_same_v<P, BFloat16>) max = 3.3895313892515355e38;
+      if constexpr (std::is_same_v<P, float>) max = std::numeric_limits<float>::max();
+      if constexpr (std::is_same_v<P, double>) max = std::numeric_limits<double>::max();
       const auto fits = [max](double v) { return std::isinf(v) || std::isnan(v) || std::fabs(v) <= max; };
       switch (scalar.kind()) {
         case Operand::Kind::kPyBool:
@@ -346,50 +341,34 @@ absl::StatusOr<OpDTypes> InferOpDTypes(Op op, absl::Span<const Operand> operands
   if (absl::Status status = CheckOperands(op, operands); !status.ok()) return status;
 
   const OpSpec spec = SpecOf(op);
-  const DType kInt64Floors[] = {DType::kInt64};
+  // PyTorch 2.15 runs result_type even on operands of one dtype (so two
+  // Python floats add in the default dtype); where promotes its values only.
   absl::StatusOr<DType> common =
-      op == Op::kWhere
-          // where calls result_type on its values, with no same-dtype shortcut.
-          ? ResultType(operands.subspan(1), Policy::kTorch, options)
-          : CommonDType(operands,
-                        spec.rule == ResultRule::kInt64Floor ? absl::MakeConstSpan(kInt64Floors)
-                                                             : absl::Span<const DType>(),
-                        spec.rule == ResultRule::kFloat, options);
+      spec.keeps_dtype
+          ? operands[0].dtype()
+          : ResultType(operands.subspan(op == Op::kWhere ? 1 : 0), Policy::kTorch, options);
   if (!common.ok()) return common.status();
-  if (op == Op::kWhere && operands[0].is_scalar() && operands[1].is_scalar() &&
-      operands[1].dtype() == operands[2].dtype() && *common != operands[1].dtype()) {
-    // libtorch 1.13 fails an internal assert (needs_dynamic_casting) here;
-    // Python rejects a scalar condition outright.
-    return Invalid(absl::StrCat(
-        "where(): with a Python scalar condition, Python scalar values of dtype ",
-        Name(operands[1].dtype()), " cannot produce ", Name(*common),
-        " (libtorch's kernel asserts); pass the condition as a tensor"));
-  }
 
   OpDTypes dtypes{*common, *common};
   switch (spec.rule) {
     case ResultRule::kCompute:
-    case ResultRule::kFloat:
-    case ResultRule::kInt64Floor:
       break;
     case ResultRule::kBool:
       dtypes.result = DType::kBool;
       break;
-    case ResultRule::kFloatingOnly:
-      if (IsIntegerOrBool(*common)) {
-        return Invalid(absl::StrCat(
-            "mean(): could not infer output dtype. Input dtype must be either a floating point "
-            "or complex dtype. Got: ",
-            Name(*common)));
-      }
+    case ResultRule::kFloat:
+      if (IsIntegerOrBool(*common)) dtypes = {options.default_dtype, options.default_dtype};
+      break;
+    case ResultRule::kInt64:
+      if (IsIntegerOrBool(*common)) dtypes = {DType::kInt64, DType::kInt64};
       break;
     case ResultRule::kRealPart:
       if (IsComplex(*common)) dtypes.result = RealPartOf(*common);
       break;
   }
-  if (!Contains(spec.kernel_dtypes, dtypes.compute) && !SkipsKernel(op, operands)) {
-    return Invalid(
-        absl::StrCat("\"", spec.kernel, "\" not implemented for '", Name(dtypes.compute), "'"));
+  const bool skips_kernel = op == Op::kPow && PowSkipsKernel(operands);
+  if (!(spec.categories & CategoryBit(dtypes.compute)) && !skips_kernel) {
+    return Invalid(CategoryError(op, dtypes.compute));
   }
   if (IsIntegerDivision(op) && IsIntegral(dtypes.compute) && operands[1].is_scalar()) {
     // The Python int is cast (wrapping) to the compute dtype before the
@@ -404,8 +383,7 @@ absl::StatusOr<OpDTypes> InferOpDTypes(Op op, absl::Span<const Operand> operands
     return Invalid(absl::StrCat("value ", scalar.ToString(), " cannot be converted to type ",
                                 Name(to), " without overflow"));
   };
-  if (op == Op::kPow && operands[0].is_tensor() && operands[1].is_scalar() &&
-      !SkipsKernel(op, operands) &&
+  if (op == Op::kPow && operands[0].is_tensor() && operands[1].is_scalar() && !skips_kernel &&
       (IsIntegral(dtypes.compute) || dtypes.compute == DType::kFloat16 ||
        dtypes.compute == DType::kBFloat16)) {
     // The CPU kernel converts the exponent to the compute dtype (float32,
@@ -414,13 +392,24 @@ absl::StatusOr<OpDTypes> InferOpDTypes(Op op, absl::Span<const Operand> operands
       return status;
     }
   }
-  if (op == Op::kWhere && operands[0].is_tensor()) {
+  // where's scalar values convert checked to the result dtype, except to
+  // float16, bfloat16 and float8, which 2.15 fills unchecked.
+  const bool reduced_float = IsFloating(dtypes.result) && ItemSize(dtypes.result) < 4;
+  if (op == Op::kWhere && operands[0].is_tensor() && !reduced_float) {
     for (const Operand& value : operands.subspan(1)) {
       if (!value.is_scalar()) continue;
       if (absl::Status status = check_scalar_fits(value, dtypes.result); !status.ok()) {
         return status;
       }
     }
+  }
+  // Checked after the values (PyTorch 2.15's order); uint8 conditions still
+  // pass (deprecated, with a warning).
+  if (op == Op::kWhere && operands[0].dtype() != DType::kBool &&
+      operands[0].dtype() != DType::kUInt8) {
+    return Invalid(absl::StrCat(
+        "where expected condition to be a boolean tensor, but got a tensor with dtype ",
+        Name(operands[0].dtype())));
   }
   return dtypes;
 }

@@ -9,10 +9,11 @@
 //   absl::StatusOr<OpDTypes> d = InferOpDTypes(Op::kDiv, operands);
 //   // d->compute == d->result == float32
 //
-// The rules follow libtorch 1.13's CPU operators (checked exhaustively by
-// //tests:ops_vs_torch), including which dtypes each CPU kernel implements:
-// where PyTorch raises "not implemented for 'Half'", so does this. See
-// docs/ops.md.
+// The rules follow PyTorch 2.15's CPU operators (tests/ops/cli_vs_torch.py
+// compares every op and operand combination). Each op is defined on dtype
+// categories (no bitwise ops on floats, no ordering of complex numbers);
+// within them every dtype computes, also where PyTorch has no CPU kernel
+// for it (add of uint16, sum of float8): docs/ops.md lists those cases.
 
 #ifndef ONEFLOW_PROMOTE_FUNCTIONAL_OP_RULES_H_
 #define ONEFLOW_PROMOTE_FUNCTIONAL_OP_RULES_H_
@@ -59,22 +60,23 @@ struct OpDTypes {
 
 // The dtypes of `op` applied to `operands` (tensors, with their number of
 // dimensions, and Python scalars, with their values), or PyTorch's error:
-// forbidden dtypes (bool - bool, -bool, bitwise on floats, mean of
-// integers, where with a non-bool condition, dot of unequal dtypes or of
-// tensors that are not 1-D), dtypes PyTorch's CPU kernel does not
-// implement, integer powers with a negative Python int exponent, and
-// integer division by a Python int 0.
+// forbidden dtypes (bool - bool, -bool, bitwise on floats, ordering of
+// complex numbers, mean of integers, where with a condition neither bool
+// nor uint8, dot of unequal dtypes or of tensors that are not 1-D), integer
+// powers with a negative Python int exponent, integer division by a Python
+// int 0, and Python scalars that overflow the dtype PyTorch converts them to.
 //
-// The compute dtype is PyTorch's: operands of one dtype keep it (a Python
-// float alone is float64, as libtorch's wrapped numbers are); otherwise
-// ResultType under the torch policy and `options`.
+// The compute dtype is PyTorch's: ResultType under the torch policy and
+// `options`, even for operands of one dtype (two Python floats add in the
+// default dtype), except that neg, abs and the reductions keep their
+// operand's dtype (sum(1.5) is float64, as libtorch's wrapped numbers are).
 [[nodiscard]] absl::StatusOr<OpDTypes> InferOpDTypes(Op op, absl::Span<const Operand> operands,
                                                      const PromotionOptions& options = {});
 
-// The dtype a set of operands computes in, as PyTorch's TensorIterator and
-// OneFlow's TensorProcessor decide it: operands that all share one dtype
-// keep it (so a Python float alone is float64, as a libtorch wrapped number
-// is); otherwise ResultType under the torch policy. Then each operand's
+// The dtype a set of operands computes in, as OneFlow's TensorProcessor
+// decides it (and libtorch 1.13's TensorIterator did): operands that all
+// share one dtype keep it (so a Python float alone is float64); otherwise
+// ResultType under the torch policy. Then each operand's
 // floor is joined in (floors[i] is operand i's lowest dtype, kBool for none:
 // sum of int8 computes in int64), and with `integers_to_float` an integer or
 // bool result becomes options.default_dtype (true division of ints).

@@ -1,0 +1,233 @@
+// The CPU kernels on the dtypes PyTorch 2.15 added kernels for, and on those
+// it still has none for. Expected values come from PyTorch 2.15 on the CPU
+// where it has the kernel; elsewhere from exact integer arithmetic, or from
+// torch computing in float32 (complex64) and rounding to the narrow dtype
+// once, which is the library's definition. float8 values are bit patterns.
+
+#include "oneflow_promote/functional/functional.h"
+
+#include <cmath>
+#include <cstring>
+#include <initializer_list>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "kernels/convert.h"
+
+namespace oneflow_promote::functional {
+namespace {
+
+constexpr uint64_t kTop = uint64_t{1} << 63;
+
+template <typename T>
+Tensor Of(std::vector<T> values) {
+  return *Tensor::FromValues<T>(values, {static_cast<int64_t>(values.size())});
+}
+Tensor Bools(std::initializer_list<bool> values) {
+  return *Tensor::FromValues<bool>(absl::MakeConstSpan(values.begin(), values.size()),
+                                   {static_cast<int64_t>(values.size())});
+}
+Tensor E4M3(std::vector<uint8_t> bits) {
+  std::vector<Float8E4M3FN> v;
+  for (uint8_t b : bits) v.push_back({b});
+  return Of(v);
+}
+Tensor E5M2(std::vector<uint8_t> bits) {
+  std::vector<Float8E5M2> v;
+  for (uint8_t b : bits) v.push_back({b});
+  return Of(v);
+}
+Tensor Wrapped(double v) { return Tensor::WrappedNumber(Operand::PyFloat(v)); }
+
+// The op on both CPU cast paths, which must agree byte for byte; returns
+// the first.
+Tensor RunBoth(Op op, std::vector<Tensor> inputs) {
+  OpOptions fused, materialized;
+  fused.cast_path = CastPath::kFused;
+  materialized.cast_path = CastPath::kMaterialized;
+  const absl::StatusOr<Tensor> a = Call(op, inputs, fused);
+  const absl::StatusOr<Tensor> b = Call(op, inputs, materialized);
+  EXPECT_TRUE(a.ok()) << OpName(op) << ": " << a.status();
+  EXPECT_TRUE(b.ok()) << OpName(op) << ": " << b.status();
+  if (!a.ok() || !b.ok()) return *Tensor::Empty(DType::kBool, {0});
+  EXPECT_EQ(a->dtype(), b->dtype());
+  EXPECT_EQ(std::memcmp(a->data(), b->data(), a->numel() * ItemSize(a->dtype())), 0)
+      << OpName(op) << ": the fused and materialized paths differ";
+  return *a;
+}
+
+template <typename T>
+std::vector<T> Values(const Tensor& t) {
+  EXPECT_EQ(t.dtype(), DTypeOf<T>::value);
+  if (t.dtype() != DTypeOf<T>::value) return {};
+  return std::vector<T>(t.data_as<T>(), t.data_as<T>() + t.numel());
+}
+template <typename F8>
+std::vector<uint8_t> Bits(const Tensor& t) {
+  std::vector<uint8_t> bits;
+  for (F8 x : Values<F8>(t)) bits.push_back(x.bits);
+  return bits;
+}
+
+// Whatever the rules accept, a kernel computes: every op on every pair (and,
+// for where, condition and pair) of dtypes, as 1-d tensors of ones, on both
+// cast paths.
+TEST(FunctionalNewDTypes, EveryCaseTheRulesAcceptComputes) {
+  const auto ones = [](DType d) { return *Of<double>({1, 1, 1}).To(d); };
+  int computed = 0;
+  for (Op op : kAllOps) {
+    for (DType a : kAllDTypes) {
+      for (DType b : kAllDTypes) {
+        if (OpArity(op) == 1 && b != a) continue;
+        std::vector<Tensor> inputs = {ones(a)};
+        if (OpArity(op) >= 2) inputs.push_back(ones(b));
+        if (op == Op::kWhere) inputs.insert(inputs.begin(), ones(DType::kBool));
+        std::vector<Operand> operands;
+        for (const Tensor& t : inputs) operands.push_back(t.AsOperand());
+        const absl::StatusOr<OpDTypes> dtypes = InferOpDTypes(op, operands);
+        if (!dtypes.ok()) continue;
+        for (CastPath path : {CastPath::kFused, CastPath::kMaterialized}) {
+          OpOptions options;
+          options.cast_path = path;
+          const absl::StatusOr<Tensor> out = Call(op, inputs, options);
+          const std::string call = absl::StrCat(OpName(op), "(", Name(a), ", ", Name(b), ")");
+          ASSERT_TRUE(out.ok()) << call << ": " << out.status();
+          EXPECT_EQ(out->dtype(), dtypes->result) << call;
+          ++computed;
+        }
+      }
+    }
+  }
+  EXPECT_GT(computed, 2000);
+}
+
+TEST(FunctionalNewDTypes, UnsignedWhereTorchHasKernels) {
+  const Tensor a = Of<uint64_t>({kTop + 3, ~uint64_t{0}, 12345678901234567890u});
+  EXPECT_EQ(Values<uint64_t>(RunBoth(Op::kMul, {a, Of<uint64_t>({3, 2, 7})})),
+            (std::vector<uint64_t>{kTop + 9, ~uint64_t{0} - 1, 12632776013803768766u}));
+  EXPECT_EQ(Values<bool>(RunBoth(Op::kEq, {a, Of<uint64_t>({kTop + 3, 1, 12345678901234567890u})})),
+            (std::vector<bool>{true, false, true}));
+  const Tensor x = Of<uint64_t>({kTop, 1}), y = Of<uint64_t>({1, ~uint64_t{0}});
+  EXPECT_EQ(Values<uint64_t>(RunBoth(Op::kMaximum, {x, y})), (std::vector<uint64_t>{kTop, ~uint64_t{0}}));
+  EXPECT_EQ(Values<uint64_t>(RunBoth(Op::kMinimum, {x, y})), (std::vector<uint64_t>{1, 1}));
+  EXPECT_EQ(Values<uint32_t>(RunBoth(Op::kBitwiseXor, {Of<uint32_t>({0xF0F0F0F0u, 7}),
+                                                   Of<uint32_t>({0xFFFFFFFFu, 1})})),
+            (std::vector<uint32_t>{252645135u, 6}));
+  // Reductions accumulate in int64: uint64 values above 2^63 wrap there.
+  EXPECT_EQ(Values<int64_t>(*Sum(Of<uint64_t>({kTop + 1, kTop, 5}))), std::vector<int64_t>{6});
+  EXPECT_EQ(Values<int64_t>(*Cumsum(Of<uint32_t>({4000000000u, 4000000000u, 1}), 0)),
+            (std::vector<int64_t>{4000000000, 8000000000, 8000000001}));
+  EXPECT_EQ(Values<int64_t>(*Prod(Of<uint16_t>({65535, 3}))), std::vector<int64_t>{196605});
+  EXPECT_EQ(Values<uint64_t>(RunBoth(Op::kWhere, {Bools({true, false}), x, y})),
+            (std::vector<uint64_t>{kTop, ~uint64_t{0}}));
+}
+
+// PyTorch 2.15 has no CPU kernel for these: exact unsigned arithmetic.
+TEST(FunctionalNewDTypes, UnsignedWhereTorchHasNoKernel) {
+  EXPECT_EQ(Values<uint64_t>(RunBoth(Op::kAdd, {Of<uint64_t>({~uint64_t{0}, kTop}),
+                                            Of<uint64_t>({2, kTop})})),
+            (std::vector<uint64_t>{1, 0}));
+  EXPECT_EQ(Values<uint16_t>(RunBoth(Op::kSub, {Of<uint16_t>({1, 0}), Of<uint16_t>({2, 65535})})),
+            (std::vector<uint16_t>{65535, 1}));
+  const Tensor big = Of<uint64_t>({~uint64_t{0}, 7}), two = Of<uint64_t>({2, 2});
+  EXPECT_EQ(Values<uint64_t>(RunBoth(Op::kFloorDivide, {big, two})),
+            (std::vector<uint64_t>{kTop - 1, 3}));
+  EXPECT_EQ(Values<uint64_t>(RunBoth(Op::kDivTrunc, {big, two})), (std::vector<uint64_t>{kTop - 1, 3}));
+  EXPECT_EQ(Values<uint64_t>(RunBoth(Op::kRemainder, {big, two})), (std::vector<uint64_t>{1, 1}));
+  EXPECT_EQ(Values<bool>(RunBoth(Op::kLt, {Of<uint64_t>({kTop, 1}), Of<uint64_t>({1, kTop})})),
+            (std::vector<bool>{false, true}));
+  EXPECT_EQ(Values<bool>(RunBoth(Op::kLogicalAnd, {Of<uint64_t>({0, kTop}), Of<uint64_t>({5, 5})})),
+            (std::vector<bool>{false, true}));
+  EXPECT_EQ(Values<uint32_t>(RunBoth(Op::kPow, {Of<uint32_t>({3, 2}), Of<uint32_t>({21, 33})})),
+            (std::vector<uint32_t>{1870418611u, 0}));  // 3^21 and 2^33 modulo 2^32
+  EXPECT_EQ(Values<uint16_t>(RunBoth(Op::kNeg, {Of<uint16_t>({1, 0})})),
+            (std::vector<uint16_t>{65535, 0}));
+  EXPECT_EQ(Values<uint32_t>(RunBoth(Op::kAbs, {Of<uint32_t>({4000000000u})})),
+            std::vector<uint32_t>{4000000000u});
+  EXPECT_EQ(Values<uint16_t>(*Dot(Of<uint16_t>({300, 400}), Of<uint16_t>({300, 400}))),
+            std::vector<uint16_t>{53392});  // 250000 modulo 2^16
+  const absl::StatusOr<Tensor> by_zero =
+      Call(Op::kFloorDivide, {Of<uint32_t>({1, 2}), Of<uint32_t>({1, 0})});
+  ASSERT_FALSE(by_zero.ok());
+  EXPECT_EQ(by_zero.status().message(), "ZeroDivisionError");
+}
+
+TEST(FunctionalNewDTypes, Float8) {
+  // 1.125, 1.5, -3.25, 0.013671875, 0.1015625 and 1.125, 2.5, 7, 0.5, 3.
+  const Tensor a = E4M3({0x39, 0x3c, 0xc5, 0x07, 0x1d}), b = E4M3({0x39, 0x42, 0x4e, 0x30, 0x44});
+  // PyTorch 2.15 computes these.
+  EXPECT_EQ(Bits<Float8E4M3FN>(RunBoth(Op::kMul, {a, b})),
+            (std::vector<uint8_t>{0x3a, 0x47, 0xdb, 0x04, 0x2a}));
+  const Tensor c = E5M2({0x3d, 0x3e, 0xc2, 0x14, 0x56}), d = E5M2({0x3d, 0x41, 0x47, 0x38, 0x42});
+  EXPECT_EQ(Bits<Float8E5M2>(RunBoth(Op::kMul, {c, d})),
+            (std::vector<uint8_t>{0x3e, 0x44, 0xcd, 0x10, 0x5c}));
+  EXPECT_EQ(Values<bool>(RunBoth(Op::kEq, {a, E4M3({0x39, 0x38, 0xc5, 0x00, 0x1d})})),
+            (std::vector<bool>{true, false, true, false, true}));
+  EXPECT_EQ(Bits<Float8E4M3FN>(RunBoth(Op::kAbs, {a})),
+            (std::vector<uint8_t>{0x39, 0x3c, 0x45, 0x07, 0x1d}));
+  EXPECT_EQ(Bits<Float8E5M2>(RunBoth(Op::kWhere, {Bools({true, false, true, false, false}), c, d})),
+            (std::vector<uint8_t>{0x3d, 0x41, 0xc2, 0x38, 0x42}));
+  // No kernel in PyTorch 2.15: float32 arithmetic, one rounding.
+  EXPECT_EQ(Bits<Float8E4M3FN>(RunBoth(Op::kAdd, {a, b})),
+            (std::vector<uint8_t>{0x41, 0x48, 0x47, 0x30, 0x44}));
+  EXPECT_EQ(Values<bool>(RunBoth(Op::kLt, {c, d})),
+            (std::vector<bool>{false, true, true, true, false}));
+  // sqrt of 4, 2, 0.25, 3.
+  EXPECT_EQ(Bits<Float8E4M3FN>(RunBoth(Op::kSqrt, {E4M3({0x48, 0x40, 0x28, 0x44})})),
+            (std::vector<uint8_t>{0x40, 0x3b, 0x30, 0x3e}));
+  EXPECT_EQ(Bits<Float8E4M3FN>(*Sum(a)), std::vector<uint8_t>{0xb0});  // -0.509765625 -> -0.5
+  EXPECT_EQ(Bits<Float8E4M3FN>(*Add(a, Wrapped(0.5))),
+            (std::vector<uint8_t>{0x3d, 0x40, 0xc3, 0x30, 0x32}));  // 1.625 2 -2.75 0.5 0.625
+}
+
+TEST(FunctionalNewDTypes, Atan2OfFloat16) {
+  std::vector<Float16> y, x;
+  for (double v : {1.0, -2.0, 0.5, 3.0}) y.push_back(Convert<Float16>(v));
+  for (double v : {3.0, 0.25, -1.0, 3.0}) x.push_back(Convert<Float16>(v));
+  const Tensor r = RunBoth(Op::kAtan2, {Of(y), Of(x)});
+  ASSERT_EQ(r.dtype(), DType::kFloat16);
+  const double expected[] = {0.32177734375, -1.4462890625, 2.677734375, 0.78515625};
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(Convert<double>(r.data_as<Float16>()[i]), expected[i]) << i;
+  }
+}
+
+// PyTorch 2.15 divides complex numbers by Smith's algorithm with fused
+// multiply-adds (its vectorized kernels): x / 0 is infinite, not NaN.
+TEST(FunctionalNewDTypes, ComplexDivision) {
+  using C = Complex<float>;
+  const std::vector<C> a = {{1, 2}, {-3, 0.5f}, {0.25f, -1}, {1, 1}};
+  const std::vector<C> b = {{3, -1}, {0.5f, 0.5f}, {2, 0}, {0, 0}};
+  const Tensor q = RunBoth(Op::kDiv, {Of(a), Of(b)});
+  const std::vector<C> expected = {{0.10000000149011612f, 0.699999988079071f}, {-2.5f, 3.5f},
+                                   {0.125f, -0.5f}, {INFINITY, INFINITY}};
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(q.data_as<C>()[i].real, expected[i].real) << i;
+    EXPECT_EQ(q.data_as<C>()[i].imag, expected[i].imag) << i;
+  }
+  // complex32 (no kernel in 2.15): complex64 arithmetic, each part rounded once.
+  const Tensor h = RunBoth(Op::kDiv, {*Of(a).To(DType::kComplex32), *Of(b).To(DType::kComplex32)});
+  const double expected_half[4][2] = {{0.0999755859375, 0.7001953125}, {-2.5, 3.5},
+                                      {0.125, -0.5}, {INFINITY, INFINITY}};
+  for (int i = 0; i < 4; ++i) {
+    const Complex<Float16> z = h.data_as<Complex<Float16>>()[i];
+    EXPECT_EQ(Convert<double>(z.real), expected_half[i][0]) << i;
+    EXPECT_EQ(Convert<double>(z.imag), expected_half[i][1]) << i;
+  }
+}
+
+TEST(FunctionalNewDTypes, PythonScalarsAlone) {
+  const Tensor sum = RunBoth(Op::kAdd, {Wrapped(1.5), Wrapped(2.5)});
+  EXPECT_EQ(Values<float>(sum), std::vector<float>{4.0f});
+  const Tensor chosen = RunBoth(Op::kWhere, {Tensor::WrappedNumber(Operand::PyBool(true)),
+                                         Wrapped(1.5), Wrapped(2.5)});
+  EXPECT_EQ(Values<float>(chosen), std::vector<float>{1.5f});
+  EXPECT_EQ(Values<double>(*Sum(Wrapped(1.5))), std::vector<double>{1.5});
+}
+
+}  // namespace
+}  // namespace oneflow_promote::functional

@@ -1,0 +1,201 @@
+// InferOpDTypes on the cases that PyTorch 2.15 answers differently from
+// 1.13, and on its category rules. Expected dtypes and messages are
+// PyTorch 2.15's (CPU, probed with tests/ops/cli_vs_torch.py's operand
+// conventions); where 2.15 has no CPU kernel ("not implemented for"), the
+// library computes, with the result dtype of the op's rule.
+
+#include "oneflow_promote/functional/op_rules.h"
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+
+namespace oneflow_promote::functional {
+namespace {
+
+Operand T(DType d) { return Operand::Tensor(d, 1); }
+Operand Py(double v) { return Operand::PyFloat(v); }
+
+std::string Answer(Op op, std::vector<Operand> operands, DType default_dtype = DType::kFloat32) {
+  const absl::StatusOr<OpDTypes> d = InferOpDTypes(op, operands, {default_dtype});
+  if (!d.ok()) return absl::StrCat("error: ", d.status().message());
+  if (d->result == d->compute) return std::string(Name(d->result));
+  return absl::StrCat(Name(d->result), " (computed in ", Name(d->compute), ")");
+}
+
+// PyTorch 2.15's errors for same-dtype tensors that are rules (the op has no
+// meaning for the category), by category; every other dtype computes.
+struct CategoryRule {
+  Op op;
+  std::vector<Category> rejected;
+  std::string message;  // with NAME for the dtype
+};
+
+const std::vector<CategoryRule>& CategoryRules() {
+  using C = Category;
+  static const auto* rules = new std::vector<CategoryRule>{
+      {Op::kSub, {C::kBool}, "Subtraction, the `-` operator, with two bool tensors"},
+      {Op::kNeg, {C::kBool}, "Negation, the `-` operator, on a bool tensor"},
+      {Op::kDivFloor, {C::kBool, C::kComplex}, "\"div_floor_cpu\" not implemented for 'NAME'"},
+      {Op::kFloorDivide, {C::kBool, C::kComplex}, "\"div_floor_cpu\" not implemented for 'NAME'"},
+      {Op::kDivTrunc, {C::kBool, C::kComplex}, "\"div_trunc_cpu\" not implemented for 'NAME'"},
+      {Op::kRemainder, {C::kBool, C::kComplex}, "\"remainder_cpu\" not implemented for 'NAME'"},
+      {Op::kPow, {C::kBool}, "\"pow\" not implemented for 'NAME'"},
+      {Op::kMaximum, {C::kComplex}, "maximum not implemented for complex tensors."},
+      {Op::kMinimum, {C::kComplex}, "minimum not implemented for complex tensors."},
+      {Op::kAtan2, {C::kComplex}, "\"atan2_cpu\" not implemented for 'NAME'"},
+      {Op::kLt, {C::kComplex}, "\"lt_cpu\" not implemented for 'NAME'"},
+      {Op::kLe, {C::kComplex}, "\"le_cpu\" not implemented for 'NAME'"},
+      {Op::kGt, {C::kComplex}, "\"gt_cpu\" not implemented for 'NAME'"},
+      {Op::kGe, {C::kComplex}, "\"ge_cpu\" not implemented for 'NAME'"},
+      {Op::kBitwiseAnd, {C::kFloating, C::kComplex}, "\"bitwise_and_cpu\" not implemented for 'NAME'"},
+      {Op::kBitwiseOr, {C::kFloating, C::kComplex}, "\"bitwise_or_cpu\" not implemented for 'NAME'"},
+      {Op::kBitwiseXor, {C::kFloating, C::kComplex}, "\"bitwise_xor_cpu\" not implemented for 'NAME'"},
+      {Op::kDot, {C::kBool}, "\"dot\" not implemented for 'NAME'"},
+      {Op::kMean, {C::kBool, C::kUnsigned, C::kSigned},
+       "mean(): could not infer output dtype. Input dtype must be either a floating point or "
+       "complex dtype. Got: NAME"},
+      {Op::kAbs, {C::kBool}, "\"abs_cpu\" not implemented for 'NAME'"},
+  };
+  return *rules;
+}
+
+TEST(OpRules, EachOpComputesEveryDTypeOfItsCategories) {
+  for (Op op : kAllOps) {
+    const CategoryRule* rule = nullptr;
+    for (const CategoryRule& r : CategoryRules()) {
+      if (r.op == op) rule = &r;
+    }
+    for (DType d : kAllDTypes) {
+      std::vector<Operand> operands(OpArity(op), T(d));
+      if (op == Op::kWhere) operands[0] = T(DType::kBool);
+      bool rejected = false;
+      if (rule != nullptr) {
+        for (Category c : rule->rejected) rejected |= CategoryOf(d) == c;
+      }
+      const std::string answer = Answer(op, operands);
+      SCOPED_TRACE(absl::StrCat(OpName(op), "(", Name(d), "): ", answer));
+      if (!rejected) {
+        EXPECT_FALSE(absl::StartsWith(answer, "error")) << "must compute";
+        continue;
+      }
+      std::string message = rule->message;
+      if (const size_t at = message.find("NAME"); at != std::string::npos) {
+        message.replace(at, 4, std::string(Name(d)));
+      }
+      EXPECT_TRUE(absl::StartsWith(answer, "error: " + message)) << "expected " << message;
+    }
+  }
+}
+
+// Cases where 2.15's CPU kernels exist now (1.13 raised) and cases where
+// they still do not and the library computes anyway.
+TEST(OpRules, NewestDTypes) {
+  // PyTorch 2.15 computes these.
+  EXPECT_EQ(Answer(Op::kMul, {T(DType::kUInt16), T(DType::kUInt16)}), "uint16");
+  EXPECT_EQ(Answer(Op::kEq, {T(DType::kFloat8E4M3FN), T(DType::kFloat8E4M3FN)}),
+            "bool (computed in float8_e4m3fn)");
+  EXPECT_EQ(Answer(Op::kBitwiseXor, {T(DType::kUInt64), Operand::PyInt(3)}), "uint64");
+  EXPECT_EQ(Answer(Op::kMaximum, {T(DType::kUInt32), T(DType::kUInt32)}), "uint32");
+  EXPECT_EQ(Answer(Op::kAtan2, {T(DType::kFloat16), T(DType::kFloat16)}), "float16");
+  EXPECT_EQ(Answer(Op::kAtan2, {T(DType::kUInt16), T(DType::kUInt16)}), "float32");
+  EXPECT_EQ(Answer(Op::kSum, {T(DType::kUInt16)}), "int64");
+  EXPECT_EQ(Answer(Op::kCumsum, {T(DType::kUInt64)}), "int64");
+  EXPECT_EQ(Answer(Op::kProd, {T(DType::kUInt32)}), "int64");
+  EXPECT_EQ(Answer(Op::kAbs, {T(DType::kFloat8E5M2)}), "float8_e5m2");
+  EXPECT_EQ(Answer(Op::kDot, {T(DType::kFloat16), T(DType::kFloat16)}), "float16");
+  EXPECT_EQ(Answer(Op::kProd, {T(DType::kBFloat16)}), "bfloat16");
+  EXPECT_EQ(Answer(Op::kSqrt, {T(DType::kFloat16)}), "float16");
+  EXPECT_EQ(Answer(Op::kDiv, {T(DType::kUInt64), T(DType::kUInt64)}, DType::kFloat64),
+            "float64");
+  // PyTorch 2.15 has no CPU kernel; the library computes.
+  EXPECT_EQ(Answer(Op::kAdd, {T(DType::kUInt64), T(DType::kUInt64)}), "uint64");
+  EXPECT_EQ(Answer(Op::kAdd, {T(DType::kFloat8E4M3FN), Py(1.5)}), "float8_e4m3fn");
+  EXPECT_EQ(Answer(Op::kLt, {T(DType::kUInt16), T(DType::kUInt16)}), "bool (computed in uint16)");
+  EXPECT_EQ(Answer(Op::kFloorDivide, {T(DType::kUInt32), T(DType::kUInt32)}), "uint32");
+  EXPECT_EQ(Answer(Op::kNeg, {T(DType::kUInt16)}), "uint16");
+  EXPECT_EQ(Answer(Op::kDiv, {T(DType::kComplex32), T(DType::kComplex32)}), "complex32");
+  EXPECT_EQ(Answer(Op::kSum, {T(DType::kFloat8E4M3FN)}), "float8_e4m3fn");
+  EXPECT_EQ(Answer(Op::kMean, {T(DType::kFloat8E5M2)}), "float8_e5m2");
+  EXPECT_EQ(Answer(Op::kAbs, {T(DType::kComplex32)}), "float16 (computed in complex32)");
+  EXPECT_EQ(Answer(Op::kDot, {T(DType::kUInt16), T(DType::kUInt16)}), "uint16");
+  EXPECT_EQ(Answer(Op::kPow, {T(DType::kComplex32), Operand::PyInt(2)}), "complex32");
+  EXPECT_EQ(Answer(Op::kLogicalAnd, {T(DType::kComplex32), T(DType::kComplex32)}),
+            "bool (computed in complex32)");
+  // Promotion still refuses to mix them with other dtypes.
+  EXPECT_TRUE(absl::StrContains(Answer(Op::kAdd, {T(DType::kUInt16), T(DType::kInt8)}),
+                                "Promotion for uint16, uint32, uint64 types is not supported"));
+  EXPECT_TRUE(absl::StrContains(Answer(Op::kMul, {T(DType::kFloat8E4M3FN), T(DType::kFloat32)}),
+                                "Promotion for Float8 Types is not supported"));
+  // A Python int divisor that wraps to 0 in the compute dtype.
+  EXPECT_EQ(Answer(Op::kFloorDivide, {T(DType::kUInt16), Operand::PyInt(65536)}),
+            "error: ZeroDivisionError");
+}
+
+// PyTorch 2.15 runs result_type on operands of one dtype, so Python floats
+// alone compute in the default dtype; neg, abs and reductions keep theirs.
+TEST(OpRules, PythonScalarsAlone) {
+  EXPECT_EQ(Answer(Op::kAdd, {Py(1.5), Py(2.5)}), "float32");
+  EXPECT_EQ(Answer(Op::kAdd, {Py(1.5), Py(2.5)}, DType::kFloat64), "float64");
+  EXPECT_EQ(Answer(Op::kMul, {Operand::PyComplex({0, 2}), Operand::PyComplex({0, 2})}),
+            "complex64");
+  EXPECT_EQ(Answer(Op::kMaximum, {Py(1.5), Py(2.5)}), "float32");
+  EXPECT_EQ(Answer(Op::kDiv, {Operand::PyInt(1), Operand::PyInt(2)}), "float32");
+  EXPECT_EQ(Answer(Op::kAdd, {Operand::PyInt(1), Operand::PyInt(2)}), "int64");
+  EXPECT_EQ(Answer(Op::kSqrt, {Py(1.5)}), "float32");
+  EXPECT_EQ(Answer(Op::kSum, {Py(1.5)}), "float64");
+  EXPECT_EQ(Answer(Op::kNeg, {Py(1.5)}), "float64");
+  EXPECT_EQ(Answer(Op::kAbs, {Operand::PyComplex({0, 2})}), "float64 (computed in complex128)");
+  // 1.13's kernel asserted on a Python-scalar condition here; 2.15 computes.
+  EXPECT_EQ(Answer(Op::kWhere, {Operand::PyBool(true), Py(1.5), Py(2.5)}), "float32");
+}
+
+TEST(OpRules, PowSkipsItsKernelForExponentsZeroAndOne) {
+  // In 2.15 a bool exponent counts as 0 or 1; a bool base never counts as 1.
+  EXPECT_EQ(Answer(Op::kPow, {T(DType::kBool), Operand::PyBool(true)}), "bool");
+  EXPECT_EQ(Answer(Op::kPow, {T(DType::kBool), Operand::PyBool(false)}), "bool");
+  EXPECT_EQ(Answer(Op::kPow, {T(DType::kBool), Operand::PyInt(2)}), "int64");
+  EXPECT_EQ(Answer(Op::kPow, {T(DType::kBool), T(DType::kBool)}),
+            "error: \"pow\" not implemented for 'bool'");
+  EXPECT_EQ(Answer(Op::kPow, {Operand::PyBool(true), T(DType::kBool)}),
+            "error: \"pow\" not implemented for 'bool'");
+  EXPECT_EQ(Answer(Op::kPow, {Operand::PyInt(1), T(DType::kBool)}), "int64");
+  EXPECT_EQ(Answer(Op::kPow, {T(DType::kUInt8), Operand::PyInt(-2)}),
+            "error: Integers to negative integer powers are not allowed.");
+  EXPECT_EQ(Answer(Op::kPow, {T(DType::kInt8), Operand::PyInt(255)}),
+            "error: value 255 cannot be converted to type int8 without overflow");
+  EXPECT_EQ(Answer(Op::kPow, {T(DType::kBFloat16), Operand::PyInt(70000)}), "bfloat16");
+  EXPECT_EQ(Answer(Op::kPow, {T(DType::kFloat16), Operand::PyInt(70000)}),
+            "error: value 70000 cannot be converted to type float16 without overflow");
+}
+
+TEST(OpRules, WhereScalarsAndCondition) {
+  const Operand c = T(DType::kBool);
+  // 2.15 fills float16, bfloat16 and float8 results unchecked; others are checked.
+  EXPECT_EQ(Answer(Op::kWhere, {c, T(DType::kFloat16), Operand::PyInt(70000)}), "float16");
+  EXPECT_EQ(Answer(Op::kWhere, {c, T(DType::kBFloat16), Py(1e300)}), "bfloat16");
+  EXPECT_EQ(Answer(Op::kWhere, {c, T(DType::kFloat8E4M3FN), Py(1e300)}), "float8_e4m3fn");
+  EXPECT_EQ(Answer(Op::kWhere, {c, T(DType::kFloat32), Py(1e300)}),
+            "error: value 1e+300 cannot be converted to type float32 without overflow");
+  EXPECT_EQ(Answer(Op::kWhere, {c, T(DType::kComplex32), Operand::PyInt(70000)}),
+            "error: value 70000 cannot be converted to type complex32 without overflow");
+  EXPECT_EQ(Answer(Op::kWhere, {c, T(DType::kInt8), Operand::PyInt(255)}),
+            "error: value 255 cannot be converted to type int8 without overflow");
+  EXPECT_EQ(Answer(Op::kWhere, {c, T(DType::kUInt8), Operand::PyInt(-2)}), "uint8");
+  EXPECT_EQ(Answer(Op::kWhere, {c, T(DType::kUInt64), T(DType::kUInt64)}), "uint64");
+  // uint8 conditions are still accepted (deprecated); others are checked
+  // after the values.
+  EXPECT_EQ(Answer(Op::kWhere, {T(DType::kUInt8), T(DType::kFloat32), T(DType::kFloat32)}),
+            "float32");
+  EXPECT_EQ(Answer(Op::kWhere, {T(DType::kInt8), T(DType::kFloat32), T(DType::kFloat32)}),
+            "error: where expected condition to be a boolean tensor, but got a tensor with dtype "
+            "int8");
+  EXPECT_EQ(Answer(Op::kWhere, {T(DType::kInt8), T(DType::kBool), Py(1e300)}),
+            "error: value 1e+300 cannot be converted to type float32 without overflow");
+}
+
+}  // namespace
+}  // namespace oneflow_promote::functional

@@ -2,6 +2,8 @@
 
 #include "tests/torch_oracle.h"
 
+#include "kernels/convert.h"
+
 #include "oneflow_promote/functional/torch_tensor_traits.h"
 
 #include <ATen/ScalarOps.h>
@@ -47,6 +49,25 @@ std::vector<Operand> TensorOperandPool() {
 
 std::optional<at::ScalarType> ToTorch(DType dtype) { return ToTorchScalarType(dtype); }
 
+bool IsReducedFloatDivisionByScalar(functional::Op op, const std::vector<Operand>& operands,
+                                    DType compute) {
+  using functional::Op;
+  const bool division = op == Op::kDivTrunc || op == Op::kDivFloor || op == Op::kFloorDivide;
+  return division && operands.size() == 2 && operands[1].ndim() == 0 &&
+         (compute == DType::kFloat16 || compute == DType::kBFloat16);
+}
+
+at::Tensor TorchFilled(at::IntArrayRef shape, DType dtype, int value) {
+  at::Tensor t = at::empty(shape, at::TensorOptions().dtype(*ToTorch(dtype)));
+  VisitDType(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T element = Convert<T>(value);
+    T* data = static_cast<T*>(t.data_ptr());
+    for (int64_t i = 0; i < t.numel(); ++i) data[i] = element;
+  });
+  return t;
+}
+
 DType FromTorch(at::ScalarType type) {
   const std::optional<DType> dtype = FromTorchScalarType(type);
   if (!dtype.has_value()) {
@@ -61,7 +82,7 @@ at::Tensor ToTorchOperand(const Operand& operand) {
   switch (operand.kind()) {
     case Operand::Kind::kTensor: {
       const std::vector<int64_t> shape(operand.ndim(), 1);
-      return at::zeros(shape, at::TensorOptions().dtype(*ToTorch(operand.dtype())));
+      return TorchFilled(shape, operand.dtype(), 0);
     }
     case Operand::Kind::kPyBool:
       return at::native::wrapped_scalar_tensor(at::Scalar(operand.int_value() != 0));
@@ -194,7 +215,7 @@ TorchAnswer TorchOpDType(functional::Op op, const std::vector<Operand>& operands
   for (const Operand& operand : operands) {
     if (operand.is_tensor()) {
       const std::vector<int64_t> shape(operand.ndim(), 2);
-      inputs.push_back(at::ones(shape, at::TensorOptions().dtype(*ToTorch(operand.dtype()))));
+      inputs.push_back(TorchFilled(shape, operand.dtype(), 1));
     } else {
       inputs.push_back(ToTorchOperand(operand));
     }

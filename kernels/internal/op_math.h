@@ -275,7 +275,8 @@ ONEFLOW_PROMOTE_OPS_INLINE auto Binary(M a, M b, bool& zero_division) {
       }
     }
   } else if constexpr (kOp == Op::kPow) {
-    if constexpr (kIsInt<M>) return IntPow(a, b);
+    if constexpr (std::is_same_v<M, bool>) return M(a || !b);  // 0**0 = 1, 0**1 = 0, 1**b = 1
+    else if constexpr (kIsInt<M>) return IntPow(a, b);
     else return Pow(a, b);
   } else if constexpr (kOp == Op::kMaximum || kOp == Op::kMinimum) {
     constexpr bool kMax = kOp == Op::kMaximum;
@@ -345,8 +346,10 @@ ONEFLOW_PROMOTE_OPS_INLINE constexpr bool HasKernel() {
     case Op::kAdd: case Op::kMul: case Op::kEq: case Op::kNe: case Op::kLogicalAnd:
     case Op::kLogicalOr: case Op::kLogicalXor: case Op::kWhere:
       return true;
-    case Op::kSub: case Op::kNeg: case Op::kPow:
+    case Op::kSub: case Op::kNeg:
       return !kBool;
+    case Op::kPow:  // bool only where the rules allow it: x ** True, x ** False
+      return true;
     case Op::kDiv:
       return kFloat || kComplex;
     case Op::kDivFloor: case Op::kDivTrunc: case Op::kFloorDivide: case Op::kRemainder:

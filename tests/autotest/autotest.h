@@ -185,6 +185,7 @@ struct AutoTestConfig {
 struct AutoTestResult {
   int compared = 0;   // cases run on both sides and compared
   int skipped = 0;    // cases both sides rejected
+  int torch_lacks_kernel = 0;  // cases libtorch has no CPU kernel for and the library computes
   int failed = 0;
   std::string first_failure;  // the diagnosis and reproducers of the first failure
 };

@@ -68,7 +68,8 @@ TEST_P(OpsAutoTest, AgreesWithLibtorch) {
   EXPECT_EQ(result.failed, 0) << result.first_failure;
   EXPECT_GT(result.compared, 0) << "every drawn case was rejected by both sides";
   std::cout << functional::OpName(config.op) << ": " << result.compared << " compared, "
-            << result.skipped << " rejected by both\n";
+            << result.skipped << " rejected by both, " << result.torch_lacks_kernel
+            << " skipped where libtorch has no CPU kernel and the library computes\n";
 }
 
 INSTANTIATE_TEST_SUITE_P(AllOps, OpsAutoTest, ::testing::ValuesIn(functional::kAllOps),

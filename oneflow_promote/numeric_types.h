@@ -67,6 +67,16 @@ struct alignas(2 * sizeof(T)) Complex {
   T imag;
 };
 
+// The storage type of a complex type's parts (T itself for the others).
+template <typename T>
+struct PartOf {
+  using type = T;
+};
+template <typename P>
+struct PartOf<Complex<P>> {
+  using type = P;
+};
+
 static_assert(sizeof(Float16) == 2 && sizeof(BFloat16) == 2, "16-bit storage");
 static_assert(sizeof(Float8E4M3FN) == 1 && sizeof(Float8E5M2) == 1 &&
                   sizeof(Float8E4M3FNUZ) == 1 && sizeof(Float8E5M2FNUZ) == 1 &&

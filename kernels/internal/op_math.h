@@ -370,16 +370,6 @@ ONEFLOW_PROMOTE_OPS_INLINE constexpr bool HasKernel() {
   }
 }
 
-// The storage type of a complex type's parts (T itself for the others).
-template <typename T>
-struct PartOf {
-  using type = T;
-};
-template <typename P>
-struct PartOf<Complex<P>> {
-  using type = P;
-};
-
 // The storage type of an op's result element, given its math result R:
 // bool, T, or (abs of complex) the type of T's parts.
 template <typename T, typename R>

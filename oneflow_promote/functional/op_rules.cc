@@ -201,16 +201,6 @@ bool PowSkipsKernel(absl::Span<const Operand> operands) {
          operands[0].kind() != Operand::Kind::kPyBool && IsScalarEqualTo(operands[0], 1);
 }
 
-// The storage type of a complex type's parts (T itself for the others).
-template <typename T>
-struct PartOf {
-  using type = T;
-};
-template <typename P>
-struct PartOf<Complex<P>> {
-  using type = P;
-};
-
 // The dtype of a complex dtype's parts.
 DType RealPartOf(DType complex) {
   return VisitDType(complex, [](auto tag) {

@@ -138,9 +138,11 @@ def cast_tables(runs, n):
     return result
 
 
-ITEM_BYTES = {"bool": 1, "uint8": 1, "int8": 1, "int16": 2, "int32": 4, "int64": 8, "float16": 2,
-              "bfloat16": 2, "float32": 4, "float64": 8, "complex32": 4, "complex64": 8,
-              "complex128": 16}
+ITEM_BYTES = {"bool": 1, "uint8": 1, "int8": 1, "int16": 2, "int32": 4, "int64": 8,
+              "uint16": 2, "uint32": 4, "uint64": 8, "float16": 2, "bfloat16": 2, "float32": 4,
+              "float64": 8, "complex32": 4, "bcomplex32": 4, "complex64": 8, "complex128": 16,
+              "float8_e4m3fn": 1, "float8_e5m2": 1, "float8_e4m3fnuz": 1, "float8_e5m2fnuz": 1,
+              "float8_e8m0fnu": 1}
 
 
 def narrowing_reference(runs, src, dst, threads):

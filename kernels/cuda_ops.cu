@@ -98,6 +98,12 @@ __global__ void ElementwiseKernel(CudaElementwiseArgs args, Walk walk, int* zero
   constexpr int kInputs = kWhere ? 3 : kValues;
   constexpr int kFirstValue = kWhere ? 1 : 0;
   bool zero = false;
+  // A single-element second operand that kTakesScalarInFloat: read once in
+  // the math type, from its own dtype (the host passed it as float32).
+  M scalar_b{};
+  if constexpr (kTakesScalarInFloat<kOp, T>) {
+    if (args.scalar_divisor) scalar_b = Element<M>(args.inputs[1], DType::kFloat32, 0);
+  }
   const auto load = [&](const int64_t (&offsets)[kInputs]) {
     Operands<T> operands;
     if constexpr (kWhere) {
@@ -119,8 +125,14 @@ __global__ void ElementwiseKernel(CudaElementwiseArgs args, Walk walk, int* zero
       return StoreAs<ResultStorage<T, R>>(Unary<kOp, M>(Math<T>::Load(operands.values[0])));
     } else {
       using R = decltype(Binary<kOp, T>(M(), M(), zero));
-      return StoreAs<ResultStorage<T, R>>(Binary<kOp, T>(
-          Math<T>::Load(operands.values[0]), Math<T>::Load(operands.values[1]), zero));
+      const M x = Math<T>::Load(operands.values[0]);
+      if constexpr (kTakesScalarInFloat<kOp, T>) {
+        if (args.scalar_divisor) {
+          return StoreAs<ResultStorage<T, R>>(Binary<kOp, T, true>(x, scalar_b, zero));
+        }
+      }
+      return StoreAs<ResultStorage<T, R>>(
+          Binary<kOp, T>(x, Math<T>::Load(operands.values[1]), zero));
     }
   };
   using S = decltype(result(Operands<T>()));

@@ -54,19 +54,27 @@ inline void LoopTwo(bool broadcast_a, bool broadcast_b, int64_t n, F&& f) {
   }
 }
 
-template <Op kOp, typename T>
+template <Op kOp, typename T, bool kScalarDivisor = false>
 void BinaryBlock(const void* const* inputs, const bool* broadcast, void* out, int64_t n,
                  bool& zero_division) {
   using M = typename Math<T>::type;
-  using R = decltype(Binary<kOp, T>(M(), M(), zero_division));
+  using R = decltype(Binary<kOp, T, kScalarDivisor>(M(), M(), zero_division));
   using S = ResultStorage<T, R>;
   const T* a = static_cast<const T*>(inputs[0]);
-  const T* b = static_cast<const T*>(inputs[1]);
   S* o = static_cast<S*>(out);
   bool zero = false;
-  LoopTwo(broadcast[0], broadcast[1], n, [&](int64_t i, int64_t ia, int64_t ib) {
-    o[i] = StoreAs<S>(Binary<kOp, T>(Math<T>::Load(a[ia]), Math<T>::Load(b[ib]), zero));
-  });
+  if constexpr (kScalarDivisor) {
+    // The one element, already in the math type (ScalarInputDType).
+    const M b = *static_cast<const M*>(inputs[1]);
+    for (int64_t i = 0; i < n; ++i) {
+      o[i] = StoreAs<S>(Binary<kOp, T, true>(Math<T>::Load(a[broadcast[0] ? 0 : i]), b, zero));
+    }
+  } else {
+    const T* b = static_cast<const T*>(inputs[1]);
+    LoopTwo(broadcast[0], broadcast[1], n, [&](int64_t i, int64_t ia, int64_t ib) {
+      o[i] = StoreAs<S>(Binary<kOp, T>(Math<T>::Load(a[ia]), Math<T>::Load(b[ib]), zero));
+    });
+  }
   if (zero) zero_division = true;
 }
 
@@ -91,12 +99,16 @@ void WhereBlock(const void* const* inputs, const bool* broadcast, void* out, int
   for (int64_t i = 0; i < n; ++i) o[i] = c[i * sc] ? a[i * sa] : b[i * sb];
 }
 
+// scalar_divisor: the op's second input is one element, passed in the math
+// type where kTakesScalarInFloat.
 template <Op kOp>
-BlockFn BlockFor(DType compute) {
-  return VisitDType(compute, [](auto tag) -> BlockFn {
+BlockFn BlockFor(DType compute, bool scalar_divisor) {
+  return VisitDType(compute, [scalar_divisor](auto tag) -> BlockFn {
     using T = typename decltype(tag)::type;
     if constexpr (!HasKernel<kOp, T>()) {
       return nullptr;
+    } else if constexpr (kTakesScalarInFloat<kOp, T>) {
+      return scalar_divisor ? &BinaryBlock<kOp, T, true> : &BinaryBlock<kOp, T>;
     } else if constexpr (kOp == Op::kWhere) {
       return &WhereBlock<T>;
     } else if constexpr (kOp == Op::kNeg || kOp == Op::kAbs || kOp == Op::kSqrt) {
@@ -107,11 +119,11 @@ BlockFn BlockFor(DType compute) {
   });
 }
 
-BlockFn SelectBlock(Op op, DType compute) {
+BlockFn SelectBlock(Op op, DType compute, bool scalar_divisor) {
   switch (op) {
 #define ONEFLOW_PROMOTE_OP_BLOCK(e, name, arity) \
   case Op::e:                                    \
-    return BlockFor<Op::e>(compute);
+    return BlockFor<Op::e>(compute, scalar_divisor);
     ONEFLOW_PROMOTE_FOR_EACH_OP(ONEFLOW_PROMOTE_OP_BLOCK)
 #undef ONEFLOW_PROMOTE_OP_BLOCK
   }
@@ -169,6 +181,38 @@ void FenceStreamedStores() {
 
 }  // namespace
 
+namespace {
+
+// Whether a binary op's second input is one element for the whole op, as
+// PyTorch's CPU scalar (a Python scalar, a 0-d or one-element tensor).
+bool IsScalarDivisor(Op op, absl::Span<const Tensor> inputs) {
+  return functional::OpArity(op) == 2 && inputs.size() == 2 && inputs[1].numel() == 1;
+}
+
+// The dtype the kernel reads input i as: where's condition as bool; a
+// single-element second operand that kTakesScalarInFloat as float32 (the
+// narrow floats' math type), straight from its own dtype; else `compute`.
+DType InputDType(Op op, DType compute, absl::Span<const Tensor> inputs, size_t i) {
+  if (op == Op::kWhere && i == 0) return DType::kBool;
+  if (i == 1 && IsScalarDivisor(op, inputs)) {
+    const bool in_float = VisitDType(compute, [op](auto tag) {
+      using T = typename decltype(tag)::type;
+      switch (op) {
+#define ONEFLOW_PROMOTE_OP_SCALAR(e, name, arity) \
+  case Op::e:                                     \
+    return kTakesScalarInFloat<Op::e, T>;
+        ONEFLOW_PROMOTE_FOR_EACH_OP(ONEFLOW_PROMOTE_OP_SCALAR)
+#undef ONEFLOW_PROMOTE_OP_SCALAR
+      }
+      return false;
+    });
+    if (in_float) return DType::kFloat32;
+  }
+  return compute;
+}
+
+}  // namespace
+
 bool CanFuseCasts(absl::Span<const Tensor> inputs, absl::Span<const int64_t> shape) {
   for (const Tensor& input : inputs) {
     if (input.numel() == 1) continue;
@@ -189,12 +233,13 @@ absl::Status CudaElementwise(Op op, DType compute, absl::Span<const Tensor> inpu
   CudaElementwiseArgs args;
   args.op = op;
   args.compute = compute;
+  args.scalar_divisor = IsScalarDivisor(op, inputs);
   args.rank = static_cast<int>(out.ndim());
   for (int d = 0; d < args.rank; ++d) args.shape[d] = out.shape()[d];
   args.numel = out.numel();
   args.out = out.data();
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const DType needed = op == Op::kWhere && i == 0 ? DType::kBool : compute;
+    const DType needed = InputDType(op, compute, inputs, i);
     const Tensor& input = inputs[i];
     if (!input.is_cuda() && input.numel() == 1) {
       // A host scalar: converted here, passed by value with the launch.
@@ -244,7 +289,7 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
     return absl::UnavailableError("CUDA tensors, but the library was built without CUDA");
 #endif
   }
-  const BlockFn block = SelectBlock(op, compute);
+  const BlockFn block = SelectBlock(op, compute, IsScalarDivisor(op, inputs));
   if (block == nullptr) {
     return absl::InternalError(
         absl::StrCat("no CPU kernel for ", functional::OpName(op), " in ", Name(compute)));
@@ -254,9 +299,7 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
   }
   const int64_t n = out.numel();
   if (n == 0) return absl::OkStatus();
-  const auto needed = [&](size_t i) {
-    return op == Op::kWhere && i == 0 ? DType::kBool : compute;
-  };
+  const auto needed = [&](size_t i) { return InputDType(op, compute, inputs, i); };
   const size_t count = inputs.size();
   const size_t out_size = ItemSize(out.dtype());
   char* out_bytes = static_cast<char*>(out.data());
@@ -326,10 +369,14 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
     Tensor contiguous[kMaxInputs];
     TensorDims strides[kMaxInputs];
     for (size_t i = 0; i < count; ++i) {
-      if (inputs[i].dtype() != needed(i)) {
+      if (inputs[i].dtype() != needed(i) && inputs[i].numel() == 1) {
+        // A single element of another dtype (a Python scalar) converts here.
+        absl::StatusOr<Tensor> converted = inputs[i].To(needed(i));
+        if (!converted.ok()) return converted.status();
+        contiguous[i] = *std::move(converted);
+      } else if (inputs[i].dtype() != needed(i)) {
         return absl::InternalError("Elementwise: a strided input must be cast beforehand");
-      }
-      if (inputs[i].is_contiguous()) {
+      } else if (inputs[i].is_contiguous()) {
         contiguous[i] = inputs[i];
       } else {
         absl::StatusOr<Tensor> copy = inputs[i].Clone();

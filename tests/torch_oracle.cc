@@ -49,14 +49,6 @@ std::vector<Operand> TensorOperandPool() {
 
 std::optional<at::ScalarType> ToTorch(DType dtype) { return ToTorchScalarType(dtype); }
 
-bool IsReducedFloatDivisionByScalar(functional::Op op, const std::vector<Operand>& operands,
-                                    DType compute) {
-  using functional::Op;
-  const bool division = op == Op::kDivTrunc || op == Op::kDivFloor || op == Op::kFloorDivide;
-  return division && operands.size() == 2 && operands[1].ndim() == 0 &&
-         (compute == DType::kFloat16 || compute == DType::kBFloat16);
-}
-
 at::Tensor TorchFilled(at::IntArrayRef shape, DType dtype, int value) {
   at::Tensor t = at::empty(shape, at::TensorOptions().dtype(*ToTorch(dtype)));
   VisitDType(dtype, [&](auto tag) {

@@ -43,14 +43,6 @@ at::Tensor ToTorchOperand(const Operand& operand);
 // (bcomplex32, float8_e8m0fnu): the bytes come from this library's Convert.
 at::Tensor TorchFilled(at::IntArrayRef shape, DType dtype, int value);
 
-// libtorch 2.15 divides float16/bfloat16 by a 0-d divisor (a Python scalar or
-// 0-d tensor) in float32 with the divisor's original value, and truncates or
-// floors before rounding, where the library rounds the divisor and the
-// quotient to the compute dtype (docs/ops.md): the value oracles count such
-// div_trunc, div_floor and floor_divide cases instead of comparing them.
-bool IsReducedFloatDivisionByScalar(functional::Op op, const std::vector<Operand>& operands,
-                                    DType compute);
-
 // Sets libtorch's default dtype (float32 or float64) for this thread's calls.
 void SetTorchDefaultDType(DType dtype);
 

@@ -37,6 +37,10 @@ struct CudaElementwiseArgs {
   int64_t numel = 0;
   CudaOperand inputs[3];
   void* out = nullptr;  // contiguous, of the op's result dtype
+  // The second input is one element for the whole op: mul and division of
+  // narrow floats then take it in float32 (op_math.h's kTakesScalarInFloat;
+  // a host scalar's `value` holds it so).
+  bool scalar_divisor = false;
 };
 
 // Queues the op on device `ordinal`'s default stream, after the work

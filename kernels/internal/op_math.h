@@ -161,15 +161,23 @@ ONEFLOW_PROMOTE_OPS_INLINE M IntRemainder(M a, M b) {
   }
 }
 // PyTorch's div_floor for floating point: exact floor of a/b where it can.
-template <typename M>
+// kRound: round each step to the storage type T, as PyTorch 2.15's Half and
+// BFloat16 arithmetic does for a tensor divisor (identity for float and
+// double); without it the steps run in float, as its reduced-float kernel
+// does for a single-element divisor.
+template <typename T, bool kRound, typename M>
 ONEFLOW_PROMOTE_OPS_INLINE M FloatFloorDiv(M a, M b) {
+  const auto r = [](M x) {
+    if constexpr (kRound) return Math<T>::Load(Math<T>::Store(x));
+    else return x;
+  };
   if (b == 0) return a / b;
   const M mod = std::fmod(a, b);
-  M div = (a - mod) / b;
-  if (mod != 0 && ((b < 0) != (mod < 0))) div -= 1;
+  M div = r(r(a - mod) / b);
+  if (mod != 0 && ((b < 0) != (mod < 0))) div = r(div - 1);
   if (div == 0) return std::copysign(M(0), a / b);
   M floor_div = std::floor(div);
-  if (div - floor_div > M(0.5)) floor_div += 1;
+  if (r(div - floor_div) > M(0.5)) floor_div = r(floor_div + 1);
   return floor_div;
 }
 template <typename M>
@@ -234,9 +242,19 @@ inline constexpr bool kCanDivideByZero =
      kOp == Op::kRemainder) &&
     kIsInt<typename Math<T>::type>;
 
+// The ops for which PyTorch 2.15 treats a narrow float's single-element
+// second operand specially (its reduced-float kernels): mul and the three
+// divisions take it in float, unrounded (op_kernels passes it so), and floor
+// and truncating division then run in float rather than step by step in T.
+template <Op kOp, typename T>
+inline constexpr bool kTakesScalarInFloat =
+    kIsNarrowFloat<T> && (kOp == Op::kMul || kOp == Op::kDiv || kOp == Op::kDivFloor ||
+                          kOp == Op::kFloorDivide || kOp == Op::kDivTrunc);
+
 // One binary op on math values of storage type T; `zero_division` is set
-// by integer division by zero (the result is then 0).
-template <Op kOp, typename T, typename M = typename Math<T>::type>
+// by integer division by zero (the result is then 0). kScalarDivisor: b is
+// one element for the whole op (kTakesScalarInFloat).
+template <Op kOp, typename T, bool kScalarDivisor = false, typename M = typename Math<T>::type>
 ONEFLOW_PROMOTE_OPS_INLINE auto Binary(M a, M b, bool& zero_division) {
   if constexpr (kOp == Op::kAdd) {
     if constexpr (std::is_same_v<M, bool>) return M(a || b);
@@ -265,13 +283,14 @@ ONEFLOW_PROMOTE_OPS_INLINE auto Binary(M a, M b, bool& zero_division) {
       else if constexpr (kOp == Op::kRemainder) return IntRemainder(a, b);
       else return FloorDiv(a, b);
     } else {
-      if constexpr (kOp == Op::kDivTrunc) return M(std::trunc(RoundTo<T>(M(a / b))));
+      if constexpr (kOp == Op::kDivTrunc && kScalarDivisor) return M(std::trunc(a / b));
+      else if constexpr (kOp == Op::kDivTrunc) return M(std::trunc(RoundTo<T>(M(a / b))));
       else if constexpr (kOp == Op::kRemainder) {
         M mod = std::fmod(a, b);
         if (mod != 0 && ((b < 0) != (mod < 0))) mod += b;
         return mod;
       } else {
-        return FloatFloorDiv(a, b);
+        return FloatFloorDiv<T, !kScalarDivisor>(a, b);
       }
     }
   } else if constexpr (kOp == Op::kPow) {

@@ -97,11 +97,22 @@ absl::StatusOr<Tensor> RunElementwise(Op op, absl::Span<const Tensor> inputs,
     }
     return out;
   }
-  // Materialized: where's condition becomes bool, the values the compute dtype.
+  // Materialized: where's condition becomes bool, the values the compute
+  // dtype, except single elements (Python scalars), which the kernel
+  // converts as on the fused path: mul and division of narrow floats take a
+  // single-element operand unrounded, as PyTorch 2.15 does.
   const bool where = op == Op::kWhere;
+  absl::InlinedVector<Tensor, 3> to_cast;
+  for (size_t i = where ? 1 : 0; i < inputs.size(); ++i) {
+    if (inputs[i].numel() != 1) to_cast.push_back(inputs[i]);
+  }
   absl::StatusOr<absl::InlinedVector<Tensor, 3>> cast =
-      CastAll(inputs.subspan(where ? 1 : 0), dtypes.compute, options.promotion);
+      to_cast.empty() ? absl::InlinedVector<Tensor, 3>()
+                      : CastAll(to_cast, dtypes.compute, options.promotion);
   if (!cast.ok()) return cast.status();
+  for (size_t i = where ? 1 : 0; i < inputs.size(); ++i) {
+    if (inputs[i].numel() == 1) cast->insert(cast->begin() + (i - (where ? 1 : 0)), inputs[i]);
+  }
   if (where) {
     absl::StatusOr<Tensor> condition = inputs[0].To(DType::kBool);
     if (!condition.ok()) return condition.status();

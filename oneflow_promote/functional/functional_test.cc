@@ -184,6 +184,41 @@ TEST(FunctionalNewDTypes, Float8) {
             (std::vector<uint8_t>{0x3d, 0x40, 0xc3, 0x30, 0x32}));  // 1.625 2 -2.75 0.5 0.625
 }
 
+// PyTorch 2.15's reduced-float kernels: a single-element second operand is
+// taken in float, unrounded (a Python 1.1 is not bfloat16's 1.1015625), and
+// floor and truncating division by it run in float; by a tensor they round
+// each step to bfloat16.
+TEST(FunctionalNewDTypes, NarrowFloatsBySingleElement) {
+  std::vector<BFloat16> x;
+  for (double v : {-11.5, -3.15625, -12.625, -8.8125, -17.625, -5.5}) x.push_back(Convert<BFloat16>(v));
+  const Tensor a = Of(x);
+  const Tensor py = Wrapped(1.1);
+  const Tensor zero_d = *Tensor::FromValues<BFloat16>({Convert<BFloat16>(1.1)}, {});
+  const Tensor full = Of(std::vector<BFloat16>(x.size(), Convert<BFloat16>(1.1)));
+  const auto values = [](const Tensor& t) {
+    std::vector<double> v;
+    for (BFloat16 b : Values<BFloat16>(t)) v.push_back(Convert<double>(b));
+    return v;
+  };
+  using V = std::vector<double>;
+  EXPECT_EQ(values(RunBoth(Op::kMul, {a, py})), (V{-12.625, -3.46875, -13.875, -9.6875, -19.375, -6.0625}));
+  EXPECT_EQ(values(RunBoth(Op::kFloorDivide, {a, py})), (V{-11, -3, -12, -9, -17, -5}));
+  EXPECT_EQ(values(RunBoth(Op::kDivTrunc, {a, py})), (V{-10, -2, -11, -8, -16, -5}));
+  EXPECT_EQ(values(RunBoth(Op::kDivFloor, {a, zero_d})), (V{-11, -3, -12, -8, -16, -5}));
+  EXPECT_EQ(values(RunBoth(Op::kDivTrunc, {a, zero_d})), (V{-10, -2, -11, -8, -16, -4}));
+  EXPECT_EQ(values(RunBoth(Op::kDivFloor, {a, full})), (V{-11, -3, -12, -8, -16, -5}));
+  EXPECT_EQ(values(RunBoth(Op::kDivTrunc, {a, full})), (V{-10, -2, -11, -8, -16, -5}));
+}
+
+// x ** True and x ** False skip PyTorch's kernel, so bool computes there.
+TEST(FunctionalNewDTypes, PowOfBoolByBool) {
+  const Tensor x = Bools({true, false});
+  EXPECT_EQ(Values<bool>(RunBoth(Op::kPow, {x, Tensor::WrappedNumber(Operand::PyBool(true))})),
+            (std::vector<bool>{true, false}));
+  EXPECT_EQ(Values<bool>(RunBoth(Op::kPow, {x, Tensor::WrappedNumber(Operand::PyBool(false))})),
+            (std::vector<bool>{true, true}));
+}
+
 TEST(FunctionalNewDTypes, Atan2OfFloat16) {
   std::vector<Float16> y, x;
   for (double v : {1.0, -2.0, 0.5, 3.0}) y.push_back(Convert<Float16>(v));

@@ -30,33 +30,55 @@ CudaResult Result(cudaError_t status) {
                                                             cudaGetErrorString(status)};
 }
 
+// An element (or kElementsPerThread of them) of an operand stored as another
+// dtype, converted to T. Out of line: a conversion from every dtype inlined
+// into each (op, compute type, walk, input) multiplied nvcc's work past half
+// an hour; this way each T has one copy.
+template <typename T>
+__device__ __noinline__ T ConvertedElement(const void* data, DType dtype, int64_t offset) {
+  return VisitDType(dtype, [&](auto tag) {
+    using From = typename decltype(tag)::type;
+    return DeviceConvert<T>(static_cast<const From*>(data)[offset]);
+  });
+}
+
+template <typename T, int N>
+__device__ __noinline__ Pack<T, N> ConvertedPack(const void* data, DType dtype, int64_t first) {
+  return VisitDType(dtype, [&](auto tag) {
+    using From = typename decltype(tag)::type;
+    const Pack<From, N> pack = LoadPack<From, N>(static_cast<const From*>(data) + first, true);
+    Pack<T, N> values;
+#pragma unroll
+    for (int k = 0; k < N; ++k) values.values[k] = DeviceConvert<T>(pack.values[k]);
+    return values;
+  });
+}
+
 // The element at `offset` as T, the storage type of `needed`: read as it is
 // stored, or converted from the operand's own dtype.
 template <typename T>
 __device__ __forceinline__ T Element(const CudaOperand& operand, DType needed, int64_t offset) {
   if (operand.data == nullptr) return *reinterpret_cast<const T*>(operand.value);
   if (operand.dtype == needed) return static_cast<const T*>(operand.data)[offset];
-  return VisitDType(operand.dtype, [&](auto tag) {
-    using From = typename decltype(tag)::type;
-    return DeviceConvert<T>(static_cast<const From*>(operand.data)[offset]);
-  });
+  return ConvertedElement<T>(operand.data, operand.dtype, offset);
 }
 
 // Elements first .. first + N - 1 as T, as Element reads them, in whole
 // vector accesses (the host checked the alignment: PacksAligned).
 template <typename T, int N>
-__device__ __forceinline__ void LoadElements(const CudaOperand& operand, int64_t first, T (&values)[N]) {
+__device__ __forceinline__ void LoadElements(const CudaOperand& operand, DType needed, int64_t first,
+                                             T (&values)[N]) {
   if (operand.data == nullptr) {
 #pragma unroll
     for (int k = 0; k < N; ++k) values[k] = *reinterpret_cast<const T*>(operand.value);
     return;
   }
-  VisitDType(operand.dtype, [&](auto tag) {
-    using From = typename decltype(tag)::type;
-    const Pack<From, N> pack = LoadPack<From, N>(static_cast<const From*>(operand.data) + first, true);
+  const Pack<T, N> pack =
+      operand.dtype == needed
+          ? LoadPack<T, N>(static_cast<const T*>(operand.data) + first, true)
+          : ConvertedPack<T, N>(operand.data, operand.dtype, first);
 #pragma unroll
-    for (int k = 0; k < N; ++k) values[k] = DeviceConvert<T>(pack.values[k]);
-  });
+  for (int k = 0; k < N; ++k) values[k] = pack.values[k];
 }
 
 // One element's inputs, read (and converted) before its result is
@@ -153,14 +175,14 @@ __global__ void ElementwiseKernel(CudaElementwiseArgs args, Walk walk, int* zero
       Operands<T> operands[N];
       if constexpr (kWhere) {
         bool conditions[N];
-        LoadElements(args.inputs[0], first, conditions);
+        LoadElements(args.inputs[0], DType::kBool, first, conditions);
 #pragma unroll
         for (int k = 0; k < N; ++k) operands[k].condition = conditions[k];
       }
 #pragma unroll
       for (int v = 0; v < kValues; ++v) {
         T values[N];
-        LoadElements(args.inputs[kFirstValue + v], first, values);
+        LoadElements(args.inputs[kFirstValue + v], args.compute, first, values);
 #pragma unroll
         for (int k = 0; k < N; ++k) operands[k].values[v] = values[k];
       }

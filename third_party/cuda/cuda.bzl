@@ -8,6 +8,9 @@ for everything that depends on it.
 
 load("@local_cuda//:defs.bzl", "CUDA_AVAILABLE", "NVCC")
 
+# Machine code for each of CUDA_ARCHS, all from one compute_80 PTX: the
+# kernels use nothing newer, and a second front-end pass per arch doubled
+# nvcc's share of the build.
 CUDA_ARCHS = ["80", "90"]
 
 def _with_cuda(present, absent):
@@ -22,7 +25,10 @@ def cuda_library(name, cu_srcs = [], srcs = [], hdrs = [], deps = [], copts = []
     """nvcc_srcs: headers of other packages that the .cu sources include."""
     objs = []
     if CUDA_AVAILABLE:
-        gencode = " ".join(["-gencode arch=compute_{0},code=sm_{0}".format(a) for a in CUDA_ARCHS])
+        gencode = "-gencode arch=compute_{0},code=[{1}]".format(
+            CUDA_ARCHS[0],
+            ",".join(["sm_" + a for a in CUDA_ARCHS]),
+        )
         for src in cu_srcs:
             obj = name + "_" + src.replace("/", "_").replace(".cu", ".o")
             native.genrule(

@@ -15,6 +15,7 @@
 #include "kernels/internal/strided_layout.h"
 #if ONEFLOW_PROMOTE_HAVE_CUDA
 #include "kernels/internal/cuda_cast.h"
+#include "kernels/internal/cuda_status.h"
 #endif
 
 namespace oneflow_promote {
@@ -78,15 +79,11 @@ absl::Status CheckNoOverlap(ByteRange src, ByteRange dst) {
 }
 
 #if ONEFLOW_PROMOTE_HAVE_CUDA
-absl::Status FromCuda(const cast_internal::CudaResult& result, const Device& device) {
-  if (result.ok()) return absl::OkStatus();
-  return absl::InternalError(absl::StrCat("CUDA device ", device.ordinal, ": ", result.message));
-}
-
 absl::Status CheckDeviceMemory(const void* pointer, const Device& device, absl::string_view role) {
   bool is_device = false;
-  absl::Status status = FromCuda(
-      cast_internal::CudaIsDeviceMemory(pointer, device.ordinal, &is_device), device);
+  absl::Status status = cast_internal::CudaStatus(
+      cast_internal::CudaIsDeviceMemory(pointer, device.ordinal, &is_device), "CUDA device ",
+      device.ordinal);
   if (!status.ok()) return absl::UnavailableError(status.message());
   if (!is_device) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -123,13 +120,13 @@ absl::Status CastContiguousChecked(const void* src, DType from, void* dst, DType
   if (device.kind == Device::Kind::kCuda) {
 #if ONEFLOW_PROMOTE_HAVE_CUDA
     if (from == to) {
-      return FromCuda(cast_internal::CudaCopy(src, dst, n * ItemSize(from), device.ordinal,
-                                              device.stream),
-                      device);
+      return cast_internal::CudaStatus(
+          cast_internal::CudaCopy(src, dst, n * ItemSize(from), device.ordinal, device.stream),
+          "CUDA device ", device.ordinal);
     }
-    return FromCuda(cast_internal::CudaCastContiguous(src, from, dst, to, n, device.ordinal,
-                                                      device.stream),
-                    device);
+    return cast_internal::CudaStatus(
+        cast_internal::CudaCastContiguous(src, from, dst, to, n, device.ordinal, device.stream),
+        "CUDA device ", device.ordinal);
 #endif
   }
   if (from == to) {
@@ -241,9 +238,9 @@ absl::Status CastStrided(const void* src, DType from, absl::Span<const int64_t> 
   }
   if (device.kind == Device::Kind::kCuda) {
 #if ONEFLOW_PROMOTE_HAVE_CUDA
-    return FromCuda(cast_internal::CudaCastStrided(src, from, layout, dst, to, n, device.ordinal,
-                                                   device.stream),
-                    device);
+    return cast_internal::CudaStatus(cast_internal::CudaCastStrided(src, from, layout, dst, to, n,
+                                                                    device.ordinal, device.stream),
+                                     "CUDA device ", device.ordinal);
 #endif
   }
   const cast_internal::StridedCastFn kernel =

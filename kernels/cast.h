@@ -19,29 +19,10 @@
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
+#include "oneflow_promote/device.h"
 #include "oneflow_promote/dtype.h"
 
 namespace oneflow_promote {
-
-// Where a cast runs.
-struct Device {
-  enum class Kind : uint8_t { kCpu, kCuda };
-
-  // The host, on at most `threads` threads (0: one per hardware thread).
-  [[nodiscard]] static constexpr Device Cpu(int threads = 0) {
-    return Device{Kind::kCpu, 0, nullptr, threads};
-  }
-  // CUDA device `ordinal`, on `stream` (a cudaStream_t; nullptr is the
-  // default stream). The call returns once the work is queued on the stream.
-  [[nodiscard]] static constexpr Device Cuda(int ordinal = 0, void* stream = nullptr) {
-    return Device{Kind::kCuda, ordinal, stream, 0};
-  }
-
-  Kind kind = Kind::kCpu;
-  int ordinal = 0;
-  void* stream = nullptr;
-  int cpu_threads = 0;
-};
 
 // The largest rank CastStrided accepts.
 inline constexpr int kMaxCastRank = 8;

@@ -14,7 +14,6 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "fmt/format.h"
 #include "oneflow_promote/dtype_enum.h"
 #include "oneflow_promote/numeric_types.h"
 
@@ -110,16 +109,5 @@ ONEFLOW_PROMOTE_FOR_EACH_DTYPE(ONEFLOW_PROMOTE_DTYPE_OF)
 #undef ONEFLOW_PROMOTE_DTYPE_OF
 
 }  // namespace oneflow_promote
-
-// fmt::format("{}", dtype) writes the canonical name.
-template <>
-struct fmt::formatter<oneflow_promote::DType> : fmt::formatter<fmt::string_view> {
-  template <typename FormatContext>
-  auto format(oneflow_promote::DType dtype, FormatContext& ctx) const {
-    const absl::string_view name = oneflow_promote::Name(dtype);
-    return fmt::formatter<fmt::string_view>::format(fmt::string_view(name.data(), name.size()),
-                                                    ctx);
-  }
-};
 
 #endif  // ONEFLOW_PROMOTE_DTYPE_H_

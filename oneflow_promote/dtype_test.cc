@@ -6,6 +6,7 @@
 #include <string>
 
 #include "fmt/format.h"
+#include "oneflow_promote/dtype_format.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 

@@ -14,6 +14,7 @@
 #include "fmt/format.h"
 #include "kernels/cast.h"
 #include "oneflow_promote/dtype.h"
+#include "oneflow_promote/dtype_format.h"
 #include "oneflow_promote/policy.h"
 #include "oneflow_promote/result_type.h"
 

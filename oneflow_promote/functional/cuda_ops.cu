@@ -10,9 +10,9 @@
 #include <mutex>
 #include <vector>
 
-#include "kernels/internal/cuda_ops.h"
 #include "kernels/internal/cuda_pack.h"
-#include "kernels/internal/op_math.h"
+#include "oneflow_promote/functional/internal/cuda_ops.h"
+#include "oneflow_promote/functional/internal/op_math.h"
 
 namespace oneflow_promote::cuda_ops_internal {
 namespace {

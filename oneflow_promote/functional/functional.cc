@@ -10,7 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "kernels/cast.h"
-#include "kernels/op_kernels.h"
+#include "oneflow_promote/functional/op_kernels.h"
 #include "oneflow_promote/functional/tensor_processor.h"
 
 namespace oneflow_promote::functional {

@@ -3,7 +3,7 @@
 // them, and one engine that walks broadcast operands and, for mixed-dtype
 // inputs, converts them block by block with the cast kernels.
 
-#include "kernels/op_kernels.h"
+#include "oneflow_promote/functional/op_kernels.h"
 
 #include <algorithm>
 #include <atomic>
@@ -23,11 +23,12 @@
 #include "kernels/convert.h"
 #include "kernels/internal/cpu_cast.h"
 #include "kernels/internal/cuda_cast.h"
-#if ONEFLOW_PROMOTE_HAVE_CUDA
-#include "kernels/internal/cuda_ops.h"
-#endif
-#include "kernels/internal/op_math.h"
+#include "kernels/internal/cuda_status.h"
 #include "kernels/internal/parallel_for.h"
+#if ONEFLOW_PROMOTE_HAVE_CUDA
+#include "oneflow_promote/functional/internal/cuda_ops.h"
+#endif
+#include "oneflow_promote/functional/internal/op_math.h"
 
 namespace oneflow_promote::op_kernels {
 namespace {
@@ -435,13 +436,6 @@ inline cast_internal::CudaResult CudaDot(DType, const void*, int64_t, const void
 }  // namespace cuda_ops_internal
 #endif
 
-absl::Status FromCuda(const cast_internal::CudaResult& result, absl::string_view what,
-                      DType dtype) {
-  if (result.ok()) return absl::OkStatus();
-  return absl::InternalError(absl::StrCat("CUDA ", what, " of ", Name(dtype), ": ",
-                                          result.message));
-}
-
 absl::StatusOr<Tensor> Contiguous(const Tensor& t) {
   if (t.is_contiguous()) return t;
   return t.Clone();
@@ -455,9 +449,10 @@ absl::Status ReduceAll(Op op, const Tensor& input, Tensor& out) {
   if (in->dtype() != out.dtype()) return absl::InternalError("ReduceAll: dtype mismatch");
   const int64_t n = in->numel();
   if (in->is_cuda()) {
-    return FromCuda(cuda_ops_internal::CudaReduceAll(op, in->dtype(), in->data(), n, out.data(),
-                                                     out.device().ordinal),
-                    functional::OpName(op), in->dtype());
+    return cast_internal::CudaStatus(
+        cuda_ops_internal::CudaReduceAll(op, in->dtype(), in->data(), n, out.data(),
+                                         out.device().ordinal),
+        "CUDA ", functional::OpName(op), " of ", Name(in->dtype()));
   }
   return VisitDType(in->dtype(), [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
@@ -497,9 +492,10 @@ absl::Status Cumsum(const Tensor& input, int64_t dim, Tensor& out) {
   const int64_t length = in->shape()[dim];
   if (n == 0) return absl::OkStatus();
   if (in->is_cuda()) {
-    return FromCuda(cuda_ops_internal::CudaCumsum(in->dtype(), in->data(), out.data(), outer,
-                                                  length, inner, out.device().ordinal),
-                    "cumsum", in->dtype());
+    return cast_internal::CudaStatus(
+        cuda_ops_internal::CudaCumsum(in->dtype(), in->data(), out.data(), outer, length, inner,
+                                      out.device().ordinal),
+        "CUDA cumsum of ", Name(in->dtype()));
   }
   return VisitDType(in->dtype(), [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
@@ -543,10 +539,10 @@ absl::Status Dot(const Tensor& a, const Tensor& b, Tensor& out) {
         b.Describe()));
   }
   if (out.is_cuda()) {
-    return FromCuda(cuda_ops_internal::CudaDot(a.dtype(), a.data(), a.strides()[0], b.data(),
-                                               b.strides()[0], a.shape()[0], out.data(),
-                                               out.device().ordinal),
-                    "dot", a.dtype());
+    return cast_internal::CudaStatus(
+        cuda_ops_internal::CudaDot(a.dtype(), a.data(), a.strides()[0], b.data(), b.strides()[0],
+                                   a.shape()[0], out.data(), out.device().ordinal),
+        "CUDA dot of ", Name(a.dtype()));
   }
   return VisitDType(a.dtype(), [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;

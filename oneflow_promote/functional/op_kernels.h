@@ -5,8 +5,8 @@
 // docs/ops.md; integer arithmetic wraps, float16 and bfloat16 compute in
 // float32 and round once, complex32 in complex64.
 
-#ifndef ONEFLOW_PROMOTE_KERNELS_OP_KERNELS_H_
-#define ONEFLOW_PROMOTE_KERNELS_OP_KERNELS_H_
+#ifndef ONEFLOW_PROMOTE_FUNCTIONAL_OP_KERNELS_H_
+#define ONEFLOW_PROMOTE_FUNCTIONAL_OP_KERNELS_H_
 
 #include <cstdint>
 
@@ -50,4 +50,4 @@ namespace oneflow_promote::op_kernels {
 
 }  // namespace oneflow_promote::op_kernels
 
-#endif  // ONEFLOW_PROMOTE_KERNELS_OP_KERNELS_H_
+#endif  // ONEFLOW_PROMOTE_FUNCTIONAL_OP_KERNELS_H_

@@ -23,6 +23,7 @@
 #include "absl/types/span.h"
 #include "kernels/cast.h"
 #include "oneflow_promote/dtype.h"
+#include "oneflow_promote/functional/tensor_traits.h"
 #include "oneflow_promote/result_type.h"
 
 namespace oneflow_promote {
@@ -124,6 +125,16 @@ class Tensor {
   TensorDims strides_;
   bool wrapped_ = false;
   Operand scalar_ = Operand::PyBool(false);
+};
+
+// TensorProcessor<Tensor>: the library's own Tensor.
+template <>
+struct TensorTraits<Tensor> {
+  static DType DTypeOf(const Tensor& t) { return t.dtype(); }
+  static int64_t NDim(const Tensor& t) { return t.ndim(); }
+  static bool IsWrappedNumber(const Tensor& t) { return t.is_wrapped_number(); }
+  static Operand ScalarOf(const Tensor& t) { return t.AsOperand(); }
+  static absl::StatusOr<Tensor> Cast(const Tensor& t, DType dtype) { return t.To(dtype); }
 };
 
 template <typename T>

@@ -21,7 +21,8 @@
 //  - wrapped numbers (Python scalars) are converted on the host by the
 //    adapter, never by a kernel launch.
 //
-// A framework plugs in by specializing TensorTraits for its tensor type.
+// A framework plugs in by specializing TensorTraits (tensor_traits.h) for its
+// tensor type; this header brings neither the library's Tensor nor its kernels.
 
 #ifndef ONEFLOW_PROMOTE_FUNCTIONAL_TENSOR_PROCESSOR_H_
 #define ONEFLOW_PROMOTE_FUNCTIONAL_TENSOR_PROCESSOR_H_
@@ -36,29 +37,10 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "oneflow_promote/functional/op_rules.h"
-#include "oneflow_promote/functional/tensor.h"
+#include "oneflow_promote/functional/tensor_traits.h"
 #include "oneflow_promote/result_type.h"
 
 namespace oneflow_promote {
-
-// What TensorProcessor needs to know about a tensor type T. Specialize with:
-//   static DType DTypeOf(const T&);
-//   static int64_t NDim(const T&);
-//   static bool IsWrappedNumber(const T&);   // a tensor made from a Python scalar
-//   static Operand ScalarOf(const T&);       // that scalar (called only when wrapped)
-//   static absl::StatusOr<T> Cast(const T&, DType);  // a new tensor of that dtype
-template <typename T>
-struct TensorTraits;
-
-// The library's own Tensor.
-template <>
-struct TensorTraits<Tensor> {
-  static DType DTypeOf(const Tensor& t) { return t.dtype(); }
-  static int64_t NDim(const Tensor& t) { return t.ndim(); }
-  static bool IsWrappedNumber(const Tensor& t) { return t.is_wrapped_number(); }
-  static Operand ScalarOf(const Tensor& t) { return t.AsOperand(); }
-  static absl::StatusOr<Tensor> Cast(const Tensor& t, DType dtype) { return t.To(dtype); }
-};
 
 template <typename T, typename Traits = TensorTraits<T>>
 class TensorProcessor {

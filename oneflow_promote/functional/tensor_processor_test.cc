@@ -10,6 +10,7 @@
 #include <new>
 
 #include "gtest/gtest.h"
+#include "oneflow_promote/functional/tensor.h"
 
 // Counts heap allocations made while `g_counting` is set.
 namespace {

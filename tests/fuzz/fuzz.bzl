@@ -10,6 +10,9 @@ def cc_fuzzer(name, deps = []):
         tags = ["manual"],
         deps = [
             ":fuzz_input",
-            "@com_google_absl//:absl",
+            "@com_google_absl//absl/numeric:int128",
+            "@com_google_absl//absl/status",
+            "@com_google_absl//absl/status:statusor",
+            "@com_google_absl//absl/strings",
         ] + deps,
     )

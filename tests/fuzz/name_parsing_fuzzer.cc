@@ -14,6 +14,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "fmt/format.h"
+#include "oneflow_promote/dtype_format.h"
 #include "oneflow_promote/cli/operand_parser.h"
 #include "oneflow_promote/dtype.h"
 #include "oneflow_promote/functional/op_rules.h"

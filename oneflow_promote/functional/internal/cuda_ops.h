@@ -1,10 +1,10 @@
 // The CUDA half of the functional frontend's elementwise ops, implemented in
-// kernels/cuda_ops.cu. Free of Abseil, like cuda_cast.h: op_kernels.cc prepares
+// cuda_ops.cu. Free of Abseil, like cuda_cast.h: op_kernels.cc prepares
 // the operands (cast to the compute dtype, broadcast strides) and turns the
 // result into absl::Status.
 
-#ifndef ONEFLOW_PROMOTE_KERNELS_INTERNAL_CUDA_OPS_H_
-#define ONEFLOW_PROMOTE_KERNELS_INTERNAL_CUDA_OPS_H_
+#ifndef ONEFLOW_PROMOTE_FUNCTIONAL_INTERNAL_CUDA_OPS_H_
+#define ONEFLOW_PROMOTE_FUNCTIONAL_INTERNAL_CUDA_OPS_H_
 
 #include <cstdint>
 
@@ -71,4 +71,4 @@ struct CudaElementwiseArgs {
 
 }  // namespace oneflow_promote::cuda_ops_internal
 
-#endif  // ONEFLOW_PROMOTE_KERNELS_INTERNAL_CUDA_OPS_H_
+#endif  // ONEFLOW_PROMOTE_FUNCTIONAL_INTERNAL_CUDA_OPS_H_

@@ -3,8 +3,8 @@
 // "math" type (float for float16 and bfloat16, a complex type for complex),
 // with PyTorch's semantics (docs/ops.md). Free of Abseil, for nvcc.
 
-#ifndef ONEFLOW_PROMOTE_KERNELS_INTERNAL_OP_MATH_H_
-#define ONEFLOW_PROMOTE_KERNELS_INTERNAL_OP_MATH_H_
+#ifndef ONEFLOW_PROMOTE_FUNCTIONAL_INTERNAL_OP_MATH_H_
+#define ONEFLOW_PROMOTE_FUNCTIONAL_INTERNAL_OP_MATH_H_
 
 #include <cmath>
 #include <cstdint>
@@ -439,4 +439,4 @@ inline constexpr bool kAccumulates =
 
 }  // namespace oneflow_promote::op_math
 
-#endif  // ONEFLOW_PROMOTE_KERNELS_INTERNAL_OP_MATH_H_
+#endif  // ONEFLOW_PROMOTE_FUNCTIONAL_INTERNAL_OP_MATH_H_

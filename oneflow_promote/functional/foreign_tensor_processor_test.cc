@@ -1,0 +1,95 @@
+// TensorProcessor on a tensor type of the framework's own, as an adapter
+// sees it: only tensor_processor.h, no library Tensor, no cast kernels. The
+// dtypes expected are PyTorch's (checked against libtorch for the library's
+// Tensor by //tests:ops_vs_torch).
+
+#include "oneflow_promote/functional/tensor_processor.h"
+
+#ifdef ONEFLOW_PROMOTE_FUNCTIONAL_TENSOR_H_
+#error "tensor_processor.h brings the library's Tensor to an adapter of another tensor type"
+#endif
+#ifdef ONEFLOW_PROMOTE_KERNELS_CAST_H_
+#error "tensor_processor.h brings the cast kernels to an adapter of another tensor type"
+#endif
+
+#include <optional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "gtest/gtest.h"
+
+namespace oneflow_promote {
+namespace {
+
+// A framework's tensor: a dtype, a rank, and for a wrapped Python scalar
+// its value. Casts are recorded rather than computed.
+struct ForeignTensor {
+  DType dtype = DType::kFloat32;
+  int64_t ndim = 1;
+  std::optional<Operand> scalar;
+  int casts = 0;  // how many casts made this tensor
+};
+
+}  // namespace
+
+template <>
+struct TensorTraits<ForeignTensor> {
+  static DType DTypeOf(const ForeignTensor& t) { return t.dtype; }
+  static int64_t NDim(const ForeignTensor& t) { return t.ndim; }
+  static bool IsWrappedNumber(const ForeignTensor& t) { return t.scalar.has_value(); }
+  static Operand ScalarOf(const ForeignTensor& t) { return *t.scalar; }
+  static absl::StatusOr<ForeignTensor> Cast(const ForeignTensor& t, DType dtype) {
+    ForeignTensor cast = t;
+    cast.dtype = dtype;
+    ++cast.casts;
+    return cast;
+  }
+};
+
+namespace {
+
+TEST(ForeignTensorProcessor, CastsOnlyWhatDiffers) {
+  TensorProcessor<ForeignTensor> processor;
+  ASSERT_TRUE(processor.AddInputs({ForeignTensor{DType::kInt8}, ForeignTensor{DType::kUInt8}})
+                  .PromoteInputsToCommonDtype(true)
+                  .Apply()
+                  .ok());
+  EXPECT_EQ(processor.common_dtype(), DType::kInt16);  // torch.int8 + torch.uint8
+  for (const ForeignTensor& input : processor.GetInputs()) {
+    EXPECT_EQ(input.dtype, DType::kInt16);
+    EXPECT_EQ(input.casts, 1);
+  }
+}
+
+TEST(ForeignTensorProcessor, WrappedScalarsFollowPyTorchBuckets) {
+  // torch.tensor([1], dtype=torch.int32) + 1.5 is float32 (the default dtype).
+  TensorProcessor<ForeignTensor> processor;
+  ForeignTensor scalar{DType::kFloat64, 0, Operand::PyFloat(1.5)};
+  ASSERT_TRUE(processor.AddInputs({ForeignTensor{DType::kInt32}, scalar})
+                  .PromoteInputsToCommonDtype(true)
+                  .Apply()
+                  .ok());
+  EXPECT_EQ(processor.common_dtype(), DType::kFloat32);
+  // A float16 tensor with the same scalar stays float16: nothing to cast there.
+  TensorProcessor<ForeignTensor> half;
+  ASSERT_TRUE(half.AddInputs({ForeignTensor{DType::kFloat16}, scalar})
+                  .PromoteInputsToCommonDtype(true)
+                  .Apply()
+                  .ok());
+  EXPECT_EQ(half.common_dtype(), DType::kFloat16);
+  EXPECT_EQ(half.GetInputs()[0].casts, 0);
+}
+
+TEST(ForeignTensorProcessor, PromotionErrorsComeBackAsStatus) {
+  // PyTorch 2.15: float8_e4m3fn and float8_e5m2 have no common dtype.
+  TensorProcessor<ForeignTensor> processor;
+  const absl::Status status =
+      processor.AddInputs({ForeignTensor{DType::kFloat8E4M3FN}, ForeignTensor{DType::kFloat8E5M2}})
+          .PromoteInputsToCommonDtype(true)
+          .Apply();
+  EXPECT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("float8_e4m3fn"), std::string::npos) << status;
+}
+
+}  // namespace
+}  // namespace oneflow_promote

@@ -1,0 +1,22 @@
+// TensorTraits: how TensorProcessor sees a framework's tensor type. A
+// framework specializes it for its own tensor (torch_tensor_traits.h does for
+// at::Tensor, tensor.h for the library's Tensor); nothing here depends on
+// either.
+
+#ifndef ONEFLOW_PROMOTE_FUNCTIONAL_TENSOR_TRAITS_H_
+#define ONEFLOW_PROMOTE_FUNCTIONAL_TENSOR_TRAITS_H_
+
+namespace oneflow_promote {
+
+// What TensorProcessor needs to know about a tensor type T. Specialize with:
+//   static DType DTypeOf(const T&);
+//   static int64_t NDim(const T&);
+//   static bool IsWrappedNumber(const T&);   // a tensor made from a Python scalar
+//   static Operand ScalarOf(const T&);       // that scalar (called only when wrapped)
+//   static absl::StatusOr<T> Cast(const T&, DType);  // a new tensor of that dtype
+template <typename T>
+struct TensorTraits;
+
+}  // namespace oneflow_promote
+
+#endif  // ONEFLOW_PROMOTE_FUNCTIONAL_TENSOR_TRAITS_H_

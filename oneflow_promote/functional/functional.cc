@@ -101,24 +101,27 @@ absl::StatusOr<Tensor> RunElementwise(Op op, absl::Span<const Tensor> inputs,
   // dtype, except single elements (Python scalars), which the kernel
   // converts as on the fused path: mul and division of narrow floats take a
   // single-element operand unrounded, as PyTorch 2.15 does.
-  const bool where = op == Op::kWhere;
+  const size_t first_value = op == Op::kWhere ? 1 : 0;
   absl::InlinedVector<Tensor, 3> to_cast;
-  for (size_t i = where ? 1 : 0; i < inputs.size(); ++i) {
+  for (size_t i = first_value; i < inputs.size(); ++i) {
     if (inputs[i].numel() != 1) to_cast.push_back(inputs[i]);
   }
   absl::StatusOr<absl::InlinedVector<Tensor, 3>> cast =
       to_cast.empty() ? absl::InlinedVector<Tensor, 3>()
                       : CastAll(to_cast, dtypes.compute, options.promotion);
   if (!cast.ok()) return cast.status();
-  for (size_t i = where ? 1 : 0; i < inputs.size(); ++i) {
-    if (inputs[i].numel() == 1) cast->insert(cast->begin() + (i - (where ? 1 : 0)), inputs[i]);
-  }
-  if (where) {
+  absl::InlinedVector<Tensor, 3> kernel_inputs;
+  if (first_value == 1) {
     absl::StatusOr<Tensor> condition = inputs[0].To(DType::kBool);
     if (!condition.ok()) return condition.status();
-    cast->insert(cast->begin(), *std::move(condition));
+    kernel_inputs.push_back(*std::move(condition));
   }
-  if (absl::Status s = op_kernels::Elementwise(op, dtypes.compute, *cast, *out, options.threads);
+  size_t next_cast = 0;
+  for (size_t i = first_value; i < inputs.size(); ++i) {
+    kernel_inputs.push_back(inputs[i].numel() == 1 ? inputs[i] : (*cast)[next_cast++]);
+  }
+  if (absl::Status s =
+          op_kernels::Elementwise(op, dtypes.compute, kernel_inputs, *out, options.threads);
       !s.ok()) {
     return s;
   }

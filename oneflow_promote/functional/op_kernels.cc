@@ -195,19 +195,9 @@ bool IsScalarDivisor(Op op, absl::Span<const Tensor> inputs) {
 // narrow floats' math type), straight from its own dtype; else `compute`.
 DType InputDType(Op op, DType compute, absl::Span<const Tensor> inputs, size_t i) {
   if (op == Op::kWhere && i == 0) return DType::kBool;
-  if (i == 1 && IsScalarDivisor(op, inputs)) {
-    const bool in_float = VisitDType(compute, [op](auto tag) {
-      using T = typename decltype(tag)::type;
-      switch (op) {
-#define ONEFLOW_PROMOTE_OP_SCALAR(e, name, arity) \
-  case Op::e:                                     \
-    return kTakesScalarInFloat<Op::e, T>;
-        ONEFLOW_PROMOTE_FOR_EACH_OP(ONEFLOW_PROMOTE_OP_SCALAR)
-#undef ONEFLOW_PROMOTE_OP_SCALAR
-      }
-      return false;
-    });
-    if (in_float) return DType::kFloat32;
+  if (i == 1 && TakesScalarInFloat(op) && IsScalarDivisor(op, inputs) &&
+      VisitDType(compute, [](auto tag) { return kIsNarrowFloat<typename decltype(tag)::type>; })) {
+    return DType::kFloat32;
   }
   return compute;
 }
@@ -300,8 +290,9 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
   }
   const int64_t n = out.numel();
   if (n == 0) return absl::OkStatus();
-  const auto needed = [&](size_t i) { return InputDType(op, compute, inputs, i); };
   const size_t count = inputs.size();
+  DType needed[kMaxInputs];  // the dtype the kernel reads each input as
+  for (size_t i = 0; i < count; ++i) needed[i] = InputDType(op, compute, inputs, i);
   const size_t out_size = ItemSize(out.dtype());
   char* out_bytes = static_cast<char*>(out.data());
   std::atomic<bool> zero_division{false};
@@ -314,7 +305,7 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
     for (size_t i = 0; i < count; ++i) {
       if (inputs[i].numel() != 1) continue;
       if (absl::Status s = CastElements(inputs[i].data(), inputs[i].dtype(), scalar_values[i],
-                                        needed(i), 1);
+                                        needed[i], 1);
           !s.ok()) {
         return s;
       }
@@ -346,10 +337,10 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
           }
           const char* source = static_cast<const char*>(inputs[i].data()) +
                                start * static_cast<int64_t>(ItemSize(inputs[i].dtype()));
-          if (inputs[i].dtype() == needed(i)) {
+          if (inputs[i].dtype() == needed[i]) {
             pointers[i] = source;
           } else {
-            casts.contiguous[Index(inputs[i].dtype())][Index(needed(i))](source, buffers[i], 0,
+            casts.contiguous[Index(inputs[i].dtype())][Index(needed[i])](source, buffers[i], 0,
                                                                           len);
             pointers[i] = buffers[i];
           }
@@ -370,12 +361,12 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
     Tensor contiguous[kMaxInputs];
     TensorDims strides[kMaxInputs];
     for (size_t i = 0; i < count; ++i) {
-      if (inputs[i].dtype() != needed(i) && inputs[i].numel() == 1) {
+      if (inputs[i].dtype() != needed[i] && inputs[i].numel() == 1) {
         // A single element of another dtype (a Python scalar) converts here.
-        absl::StatusOr<Tensor> converted = inputs[i].To(needed(i));
+        absl::StatusOr<Tensor> converted = inputs[i].To(needed[i]);
         if (!converted.ok()) return converted.status();
         contiguous[i] = *std::move(converted);
-      } else if (inputs[i].dtype() != needed(i)) {
+      } else if (inputs[i].dtype() != needed[i]) {
         return absl::InternalError("Elementwise: a strided input must be cast beforehand");
       } else if (inputs[i].is_contiguous()) {
         contiguous[i] = inputs[i];
@@ -403,7 +394,7 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
                 rest /= shape[d];
               }
               pointers[i] = static_cast<const char*>(contiguous[i].data()) +
-                            offset * static_cast<int64_t>(ItemSize(needed(i)));
+                            offset * static_cast<int64_t>(ItemSize(needed[i]));
               broadcast[i] = strides[i].back() == 0;
             }
             block(pointers, broadcast, out_bytes + row * inner * static_cast<int64_t>(out_size),

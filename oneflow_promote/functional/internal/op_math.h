@@ -246,10 +246,12 @@ inline constexpr bool kCanDivideByZero =
 // second operand specially (its reduced-float kernels): mul and the three
 // divisions take it in float, unrounded (op_kernels passes it so), and floor
 // and truncating division then run in float rather than step by step in T.
+ONEFLOW_PROMOTE_OPS_INLINE constexpr bool TakesScalarInFloat(Op op) {
+  return op == Op::kMul || op == Op::kDiv || op == Op::kDivFloor || op == Op::kFloorDivide ||
+         op == Op::kDivTrunc;
+}
 template <Op kOp, typename T>
-inline constexpr bool kTakesScalarInFloat =
-    kIsNarrowFloat<T> && (kOp == Op::kMul || kOp == Op::kDiv || kOp == Op::kDivFloor ||
-                          kOp == Op::kFloorDivide || kOp == Op::kDivTrunc);
+inline constexpr bool kTakesScalarInFloat = kIsNarrowFloat<T> && TakesScalarInFloat(kOp);
 
 // One binary op on math values of storage type T; `zero_division` is set
 // by integer division by zero (the result is then 0). kScalarDivisor: b is

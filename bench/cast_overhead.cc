@@ -503,7 +503,7 @@ void BM_AddOurs(benchmark::State& state, CastPath path, bool mixed, int64_t n, b
   std::memset(out.data(), 0, n * sizeof(float));  // faulted in, as libtorch's below
   functional::OpOptions options;
   options.cast_path = path;
-  options.threads = Threads(all);
+  options.context.cpu_threads = Threads(all);
   const Tensor inputs[] = {mixed ? in.int8s : in.floats2, in.floats};
   for (auto _ : state) {
     if (!functional::CallOut(functional::Op::kAdd, inputs, out, options).ok()) std::abort();

@@ -29,6 +29,22 @@ struct Device {
   int cpu_threads = 0;
 };
 
+// How the work of one call runs, apart from where its tensors live: the
+// host's thread count, and the CUDA stream for work on a CUDA device. The
+// framework passes its own (PyTorch's intra-op thread count and current
+// stream), so that casts and kernels queue behind the work it already
+// queued.
+struct ExecutionContext {
+  int cpu_threads = 0;          // 0: one per hardware thread
+  void* cuda_stream = nullptr;  // a cudaStream_t; nullptr: the default stream
+};
+
+// `place` (a tensor's device) with the threads or the stream of `context`.
+[[nodiscard]] constexpr Device WithContext(const Device& place, const ExecutionContext& context) {
+  return place.kind == Device::Kind::kCuda ? Device::Cuda(place.ordinal, context.cuda_stream)
+                                           : Device::Cpu(context.cpu_threads);
+}
+
 }  // namespace oneflow_promote
 
 #endif  // ONEFLOW_PROMOTE_DEVICE_H_

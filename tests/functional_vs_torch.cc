@@ -346,7 +346,7 @@ TEST(FunctionalVsTorch, StreamedOutputs) {
       for (int threads : {1, 2}) {
         OpOptions options;
         options.cast_path = path;
-        options.threads = threads;
+        options.context.cpu_threads = threads;
         const std::string what = absl::StrCat(OpName(c.op), "(", Name(c.a), "[", kElements, "], ", Name(c.b),
                                               "), ", threads, " threads",
                                               path == CastPath::kMaterialized ? ", materialized" : "");

@@ -312,7 +312,9 @@ CudaResult ZeroFlag(int ordinal, int** flag) {
 
 }  // namespace
 
-CudaResult CudaElementwise(const CudaElementwiseArgs& args, int ordinal, bool* zero_division) {
+CudaResult CudaElementwise(const CudaElementwiseArgs& args, int ordinal, void* stream_handle,
+                           bool* zero_division) {
+  const cudaStream_t stream = static_cast<cudaStream_t>(stream_handle);
   *zero_division = false;
   const Kernel kernel = SelectKernel(args.op, args.compute);
   if (kernel.fn == nullptr) return {-1, "no CUDA kernel for this op and compute dtype"};
@@ -324,7 +326,7 @@ CudaResult CudaElementwise(const CudaElementwiseArgs& args, int ordinal, bool* z
   CudaResult result;
   if (kernel.can_divide_by_zero) {
     result = ZeroFlag(ordinal, &flag);
-    if (result.ok()) result = Result(cudaMemset(flag, 0, sizeof(int)));
+    if (result.ok()) result = Result(cudaMemsetAsync(flag, 0, sizeof(int), stream));
   }
   if (result.ok()) {
     constexpr int kThreads = 256;
@@ -333,12 +335,13 @@ CudaResult CudaElementwise(const CudaElementwiseArgs& args, int ordinal, bool* z
                                        ? (args.numel + kElementsPerThread - 1) / kElementsPerThread
                                        : args.numel;
     const int64_t blocks = std::min<int64_t>((threads_needed + kThreads - 1) / kThreads, 65536);
-    kernel.fn<<<static_cast<unsigned>(blocks), kThreads>>>(args, walk, flag);
+    kernel.fn<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(args, walk, flag);
     result = Result(cudaGetLastError());
   }
   if (result.ok() && flag != nullptr) {
     int zero = 0;
-    result = Result(cudaMemcpy(&zero, flag, sizeof(int), cudaMemcpyDeviceToHost));
+    result = Result(cudaMemcpyAsync(&zero, flag, sizeof(int), cudaMemcpyDeviceToHost, stream));
+    if (result.ok()) result = Result(cudaStreamSynchronize(stream));
     *zero_division = zero != 0;
   }
   cudaSetDevice(previous);

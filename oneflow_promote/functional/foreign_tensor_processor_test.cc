@@ -28,6 +28,7 @@ struct ForeignTensor {
   int64_t ndim = 1;
   std::optional<Operand> scalar;
   int casts = 0;  // how many casts made this tensor
+  void* stream = nullptr;  // the stream of the last cast
 };
 
 }  // namespace
@@ -38,10 +39,12 @@ struct TensorTraits<ForeignTensor> {
   static int64_t NDim(const ForeignTensor& t) { return t.ndim; }
   static bool IsWrappedNumber(const ForeignTensor& t) { return t.scalar.has_value(); }
   static Operand ScalarOf(const ForeignTensor& t) { return *t.scalar; }
-  static absl::StatusOr<ForeignTensor> Cast(const ForeignTensor& t, DType dtype) {
+  static absl::StatusOr<ForeignTensor> Cast(const ForeignTensor& t, DType dtype,
+                                            const ExecutionContext& context) {
     ForeignTensor cast = t;
     cast.dtype = dtype;
     ++cast.casts;
+    cast.stream = context.cuda_stream;
     return cast;
   }
 };
@@ -92,4 +95,38 @@ TEST(ForeignTensorProcessor, PromotionErrorsComeBackAsStatus) {
 }
 
 }  // namespace
+TEST(ForeignTensorProcessor, ContextReachesEveryCast) {
+  int stream_stand_in = 0;
+  TensorProcessor<ForeignTensor> processor({}, Policy::kTorch, {1, &stream_stand_in});
+  ASSERT_TRUE(processor.AddInputs({ForeignTensor{DType::kInt8}, ForeignTensor{DType::kFloat32}})
+                  .PromoteInputsToCommonDtype(true)
+                  .Apply()
+                  .ok());
+  EXPECT_EQ(processor.GetInputs()[0].stream, &stream_stand_in);
+  EXPECT_EQ(processor.GetInputs()[1].casts, 0);
+}
+
+// array-api-strict: int8 + uint8 is int16, as in torch; int8 + float32 and
+// an int8 array + 1.5 raise TypeError, where torch gives float32 twice.
+TEST(ForeignTensorProcessor, ArrayApiPolicy) {
+  TensorProcessor<ForeignTensor> ints({}, Policy::kArrayApi);
+  ASSERT_TRUE(ints.AddInputs({ForeignTensor{DType::kInt8}, ForeignTensor{DType::kUInt8}})
+                  .PromoteInputsToCommonDtype(true)
+                  .Apply()
+                  .ok());
+  EXPECT_EQ(ints.common_dtype(), DType::kInt16);
+  TensorProcessor<ForeignTensor> mixed_kinds({}, Policy::kArrayApi);
+  EXPECT_FALSE(mixed_kinds.AddInputs({ForeignTensor{DType::kInt8}, ForeignTensor{DType::kFloat32}})
+                   .PromoteInputsToCommonDtype(true)
+                   .Apply()
+                   .ok());
+  TensorProcessor<ForeignTensor> float_scalar({}, Policy::kArrayApi);
+  EXPECT_FALSE(float_scalar
+                   .AddInputs({ForeignTensor{DType::kInt8},
+                               ForeignTensor{DType::kFloat64, 0, Operand::PyFloat(1.5)}})
+                   .PromoteInputsToCommonDtype(true)
+                   .Apply()
+                   .ok());
+}
+
 }  // namespace oneflow_promote

@@ -24,8 +24,8 @@ absl::Status Invalid(std::string message) {
 // numbers on the host; inputs already of that dtype untouched).
 absl::StatusOr<absl::InlinedVector<Tensor, 3>> CastAll(absl::Span<const Tensor> inputs,
                                                        DType dtype,
-                                                       const PromotionOptions& promotion) {
-  TensorProcessor<Tensor> processor(promotion);
+                                                       const OpOptions& options) {
+  TensorProcessor<Tensor> processor(options.promotion, Policy::kTorch, options.context);
   absl::Status status =
       processor.AddInputs(inputs).PromoteInputsToCommonDtype(true, dtype).Apply();
   if (!status.ok()) return status;
@@ -91,7 +91,7 @@ absl::StatusOr<Tensor> RunElementwise(Op op, absl::Span<const Tensor> inputs,
                                 "must be contiguous with the result's shape, or one element)"));
   }
   if (fusable && options.cast_path != CastPath::kMaterialized) {
-    if (absl::Status s = op_kernels::Elementwise(op, dtypes.compute, inputs, *out, options.threads);
+    if (absl::Status s = op_kernels::Elementwise(op, dtypes.compute, inputs, *out, options.context);
         !s.ok()) {
       return s;
     }
@@ -108,11 +108,11 @@ absl::StatusOr<Tensor> RunElementwise(Op op, absl::Span<const Tensor> inputs,
   }
   absl::StatusOr<absl::InlinedVector<Tensor, 3>> cast =
       to_cast.empty() ? absl::InlinedVector<Tensor, 3>()
-                      : CastAll(to_cast, dtypes.compute, options.promotion);
+                      : CastAll(to_cast, dtypes.compute, options);
   if (!cast.ok()) return cast.status();
   absl::InlinedVector<Tensor, 3> kernel_inputs;
   if (first_value == 1) {
-    absl::StatusOr<Tensor> condition = inputs[0].To(DType::kBool);
+    absl::StatusOr<Tensor> condition = inputs[0].To(DType::kBool, options.context);
     if (!condition.ok()) return condition.status();
     kernel_inputs.push_back(*std::move(condition));
   }
@@ -121,7 +121,7 @@ absl::StatusOr<Tensor> RunElementwise(Op op, absl::Span<const Tensor> inputs,
     kernel_inputs.push_back(inputs[i].numel() == 1 ? inputs[i] : (*cast)[next_cast++]);
   }
   if (absl::Status s =
-          op_kernels::Elementwise(op, dtypes.compute, kernel_inputs, *out, options.threads);
+          op_kernels::Elementwise(op, dtypes.compute, kernel_inputs, *out, options.context);
       !s.ok()) {
     return s;
   }
@@ -177,7 +177,7 @@ absl::StatusOr<Tensor> Run(Op op, absl::Span<const Tensor> inputs, const OpOptio
     case Op::kMean:
     case Op::kCumsum: {
       absl::StatusOr<absl::InlinedVector<Tensor, 3>> cast =
-          CastAll(inputs, dtypes->compute, options.promotion);
+          CastAll(inputs, dtypes->compute, options);
       if (!cast.ok()) return cast.status();
       const Tensor& x = (*cast)[0];
       if (op != Op::kCumsum) {

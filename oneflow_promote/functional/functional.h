@@ -33,7 +33,7 @@ enum class CastPath : uint8_t { kAuto, kMaterialized, kFused };
 struct OpOptions {
   PromotionOptions promotion;  // the default dtype
   CastPath cast_path = CastPath::kAuto;
-  int threads = 0;             // CPU threads; 0 uses all
+  ExecutionContext context;    // CPU threads (0 uses all); the CUDA stream
   int64_t dim = 0;             // cumsum's dimension (negative counts from the end)
 };
 

@@ -215,7 +215,8 @@ bool CanFuseCasts(absl::Span<const Tensor> inputs, absl::Span<const int64_t> sha
 #if ONEFLOW_PROMOTE_HAVE_CUDA
 namespace {
 
-absl::Status CudaElementwise(Op op, DType compute, absl::Span<const Tensor> inputs, Tensor& out) {
+absl::Status CudaElementwise(Op op, DType compute, absl::Span<const Tensor> inputs, Tensor& out,
+                             void* stream) {
   using cuda_ops_internal::CudaElementwiseArgs;
   if (out.ndim() > cuda_ops_internal::kMaxRank) {
     return absl::UnimplementedError(absl::StrCat("CUDA ops take rank up to ",
@@ -256,7 +257,7 @@ absl::Status CudaElementwise(Op op, DType compute, absl::Span<const Tensor> inpu
   }
   bool zero_division = false;
   const cast_internal::CudaResult result =
-      cuda_ops_internal::CudaElementwise(args, out.device().ordinal, &zero_division);
+      cuda_ops_internal::CudaElementwise(args, out.device().ordinal, stream, &zero_division);
   if (result.code == -1) {
     return absl::InternalError(
         absl::StrCat("no CUDA kernel for ", functional::OpName(op), " in ", Name(compute)));
@@ -272,10 +273,10 @@ absl::Status CudaElementwise(Op op, DType compute, absl::Span<const Tensor> inpu
 #endif
 
 absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, Tensor& out,
-                         int threads) {
+                         const ExecutionContext& context) {
   if (out.is_cuda()) {
 #if ONEFLOW_PROMOTE_HAVE_CUDA
-    return CudaElementwise(op, compute, inputs, out);
+    return CudaElementwise(op, compute, inputs, out, context.cuda_stream);
 #else
     return absl::UnavailableError("CUDA tensors, but the library was built without CUDA");
 #endif
@@ -289,6 +290,7 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
     return absl::InternalError(absl::StrCat(functional::OpName(op), ": wrong input count"));
   }
   const int64_t n = out.numel();
+  const int threads = context.cpu_threads;
   if (n == 0) return absl::OkStatus();
   const size_t count = inputs.size();
   DType needed[kMaxInputs];  // the dtype the kernel reads each input as

@@ -32,10 +32,11 @@ namespace oneflow_promote::op_kernels {
 // on that device, of any dtype and layout (another dtype is converted as
 // each element is read), or single host elements (Python scalars, passed
 // with the launch). Integer division by zero is an error
-// ("ZeroDivisionError"), as in PyTorch.
+// ("ZeroDivisionError"), as in PyTorch. The CPU kernel runs on up to
+// context.cpu_threads threads, the CUDA kernel on context.cuda_stream.
 [[nodiscard]] absl::Status Elementwise(functional::Op op, DType compute,
                                        absl::Span<const Tensor> inputs, Tensor& out,
-                                       int threads = 0);
+                                       const ExecutionContext& context = {});
 
 // sum, prod or mean of all elements of `input` (dtype `compute`) into the
 // 0-d tensor `out`; floating sums accumulate in float64 (complex128).

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -17,101 +18,15 @@
 namespace oneflow_promote::functional {
 namespace {
 
-// The dtype categories an op is defined on, as a mask. These are rules
-// about meaning (no bitwise ops on floats, no ordering of complex numbers),
-// not about which dtypes PyTorch happens to have kernels for: every dtype of
-// an allowed category computes, float8 and uint64 included.
-enum Categories : uint8_t {
-  kBools = 1,
-  kIntegers = 2,
-  kFloats = 4,
-  kComplexes = 8,
-  kReal = kBools | kIntegers | kFloats,
-  kNumbers = kIntegers | kFloats | kComplexes,
-  kAll = kReal | kComplexes,
-};
-
 uint8_t CategoryBit(DType d) {
   switch (CategoryOf(d)) {
-    case Category::kBool: return kBools;
+    case Category::kBool: return kBoolCategory;
     case Category::kUnsigned:
-    case Category::kSigned: return kIntegers;
-    case Category::kFloating: return kFloats;
-    case Category::kComplex: return kComplexes;
+    case Category::kSigned: return kIntegerCategories;
+    case Category::kFloating: return kFloatingCategory;
+    case Category::kComplex: return kComplexCategory;
   }
   return 0;
-}
-
-// What an op returns, given the dtype it computes in.
-enum class ResultRule : uint8_t {
-  kCompute,  // the compute dtype
-  kBool,     // comparisons and logical ops
-  kFloat,    // true division, atan2, sqrt: integers and bool compute in the default dtype
-  kInt64,    // sum, prod, cumsum: integers and bool accumulate in int64
-  kRealPart,  // abs: complex gives its real counterpart
-};
-
-struct OpSpec {
-  ResultRule rule;
-  uint8_t categories;             // of the compute dtype; elsewhere an error
-  absl::string_view kernel = "";  // PyTorch's kernel name in that error
-  // Whether the op keeps its operand's dtype (PyTorch's unary ops that do
-  // not promote, and reductions); the others run result_type, so that a
-  // Python float alone computes in the default dtype.
-  bool keeps_dtype = false;
-};
-
-constexpr OpSpec SpecOf(Op op) {
-  using R = ResultRule;
-  switch (op) {
-    case Op::kAdd: return {R::kCompute, kAll};
-    case Op::kSub: return {R::kCompute, kAll};  // bool: CheckOperands
-    case Op::kMul: return {R::kCompute, kAll};
-    case Op::kDiv: return {R::kFloat, kAll};
-    case Op::kDivFloor:
-    case Op::kFloorDivide: return {R::kCompute, kIntegers | kFloats, "div_floor_cpu"};
-    case Op::kDivTrunc: return {R::kCompute, kIntegers | kFloats, "div_trunc_cpu"};
-    case Op::kRemainder: return {R::kCompute, kIntegers | kFloats, "remainder_cpu"};
-    case Op::kPow: return {R::kCompute, kNumbers, "pow"};
-    case Op::kMaximum:  // complex: CheckOperands, with PyTorch's message
-    case Op::kMinimum: return {R::kCompute, kReal};
-    case Op::kAtan2: return {R::kFloat, kReal, "atan2_cpu"};
-    case Op::kEq: return {R::kBool, kAll};
-    case Op::kNe: return {R::kBool, kAll};
-    case Op::kLt: return {R::kBool, kReal, "lt_cpu"};
-    case Op::kLe: return {R::kBool, kReal, "le_cpu"};
-    case Op::kGt: return {R::kBool, kReal, "gt_cpu"};
-    case Op::kGe: return {R::kBool, kReal, "ge_cpu"};
-    case Op::kLogicalAnd: return {R::kBool, kAll};
-    case Op::kLogicalOr: return {R::kBool, kAll};
-    case Op::kLogicalXor: return {R::kBool, kAll};
-    case Op::kBitwiseAnd: return {R::kCompute, kBools | kIntegers, "bitwise_and_cpu"};
-    case Op::kBitwiseOr: return {R::kCompute, kBools | kIntegers, "bitwise_or_cpu"};
-    case Op::kBitwiseXor: return {R::kCompute, kBools | kIntegers, "bitwise_xor_cpu"};
-    case Op::kWhere: return {R::kCompute, kAll};
-    case Op::kDot: return {R::kCompute, kNumbers, "dot"};
-    case Op::kSum: return {R::kInt64, kAll, "", true};
-    case Op::kProd: return {R::kInt64, kAll, "", true};
-    case Op::kMean: return {R::kCompute, kFloats | kComplexes, "", true};
-    case Op::kCumsum: return {R::kInt64, kAll, "", true};
-    case Op::kNeg: return {R::kCompute, kAll, "", true};  // bool: CheckOperands
-    case Op::kAbs: return {R::kRealPart, kNumbers, "abs_cpu", true};
-    case Op::kSqrt: return {R::kFloat, kAll};
-  }
-  return {R::kCompute, 0, "invalid"};
-}
-
-// PyTorch 2.15's error for an op outside its categories.
-std::string CategoryError(Op op, DType compute) {
-  switch (op) {
-    case Op::kMean:
-      return absl::StrCat(
-          "mean(): could not infer output dtype. Input dtype must be either a floating point or "
-          "complex dtype. Got: ",
-          Name(compute));
-    default:
-      return absl::StrCat("\"", SpecOf(op).kernel, "\" not implemented for '", Name(compute), "'");
-  }
 }
 
 absl::Status Invalid(std::string message) {
@@ -136,58 +51,59 @@ bool IsScalarEqualTo(const Operand& operand, int value) {
   return false;
 }
 
-// The checks PyTorch makes on the operands themselves, before promotion.
-absl::Status CheckOperands(Op op, absl::Span<const Operand> operands) {
-  switch (op) {
-    case Op::kSub: {
-      const bool first = operands[0].dtype() == DType::kBool;
-      const bool second = operands[1].dtype() == DType::kBool;
-      if (first && second) {
-        return Invalid(
-            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
-            "`^` or `logical_xor()` operator instead.");
-      }
-      if (first || second) {
-        return Invalid(
-            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
-            "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
-      }
-      return absl::OkStatus();
-    }
-    case Op::kNeg:
-      if (operands[0].dtype() == DType::kBool) {
-        return Invalid(
-            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
-            "to invert a mask, use the `~` or `logical_not()` operator instead.");
-      }
-      return absl::OkStatus();
-    case Op::kMaximum:
-    case Op::kMinimum:
-      if (IsComplex(operands[0].dtype()) || IsComplex(operands[1].dtype())) {
-        return Invalid(absl::StrCat(OpName(op), " not implemented for complex tensors."));
-      }
-      return absl::OkStatus();
-    case Op::kPow:
-      // pow(Tensor, Scalar) follows NumPy here; pow(Tensor, Tensor) does not check.
-      if (operands[0].is_tensor() && IsIntegerOrBool(operands[0].dtype()) &&
-          operands[1].kind() == Operand::Kind::kPyInt && operands[1].int_value() < 0) {
-        return Invalid("Integers to negative integer powers are not allowed.");
-      }
-      return absl::OkStatus();
-    case Op::kDot:
-      if (operands[0].ndim() != 1 || operands[1].ndim() != 1) {
-        return Invalid(absl::StrCat("1D tensors expected, but got ", operands[0].ndim(),
-                                    "D and ", operands[1].ndim(), "D tensors"));
-      }
-      if (operands[0].dtype() != operands[1].dtype()) {
-        return Invalid(absl::StrCat("dot : expected both vectors to have same dtype, but found ",
-                                    Name(operands[0].dtype()), " and ",
-                                    Name(operands[1].dtype())));
-      }
-      return absl::OkStatus();
-    default:
-      return absl::OkStatus();
+// The op-specific checks of the built-in ops (OpRule::check_operands and
+// check_dtypes), with PyTorch 2.15's messages.
+
+absl::Status CheckSubOperands(absl::Span<const Operand> operands) {
+  const bool first = operands[0].dtype() == DType::kBool;
+  const bool second = operands[1].dtype() == DType::kBool;
+  if (first && second) {
+    return Invalid(
+        "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
+        "`^` or `logical_xor()` operator instead.");
   }
+  if (first || second) {
+    return Invalid(
+        "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+        "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckNegOperands(absl::Span<const Operand> operands) {
+  if (operands[0].dtype() != DType::kBool) return absl::OkStatus();
+  return Invalid(
+      "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
+      "to invert a mask, use the `~` or `logical_not()` operator instead.");
+}
+
+template <Op kOp>
+absl::Status CheckNoComplexOperands(absl::Span<const Operand> operands) {
+  if (!IsComplex(operands[0].dtype()) && !IsComplex(operands[1].dtype())) {
+    return absl::OkStatus();
+  }
+  return Invalid(absl::StrCat(OpName(kOp), " not implemented for complex tensors."));
+}
+
+// pow(Tensor, Scalar) follows NumPy here; pow(Tensor, Tensor) does not check.
+absl::Status CheckPowOperands(absl::Span<const Operand> operands) {
+  if (operands[0].is_tensor() && IsIntegerOrBool(operands[0].dtype()) &&
+      operands[1].kind() == Operand::Kind::kPyInt && operands[1].int_value() < 0) {
+    return Invalid("Integers to negative integer powers are not allowed.");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckDotOperands(absl::Span<const Operand> operands) {
+  if (operands[0].ndim() != 1 || operands[1].ndim() != 1) {
+    return Invalid(absl::StrCat("1D tensors expected, but got ", operands[0].ndim(), "D and ",
+                                operands[1].ndim(), "D tensors"));
+  }
+  if (operands[0].dtype() != operands[1].dtype()) {
+    return Invalid(absl::StrCat("dot : expected both vectors to have same dtype, but found ",
+                                Name(operands[0].dtype()), " and ", Name(operands[1].dtype())));
+  }
+  return absl::OkStatus();
 }
 
 // Whether PyTorch skips pow's kernel, and with it the category rule: x ** 0
@@ -251,10 +167,116 @@ bool FitsCheckedConversion(const Operand& scalar, DType to) {
   });
 }
 
-bool IsIntegerDivision(Op op) {
-  return op == Op::kDivFloor || op == Op::kDivTrunc || op == Op::kFloorDivide ||
-         op == Op::kRemainder;
+absl::Status CheckScalarFits(const Operand& scalar, DType to) {
+  if (FitsCheckedConversion(scalar, to)) return absl::OkStatus();
+  return Invalid(absl::StrCat("value ", scalar.ToString(), " cannot be converted to type ",
+                              Name(to), " without overflow"));
 }
+
+// The Python int is cast (wrapping) to the compute dtype before the kernel
+// divides: int8 // 256 divides by zero.
+absl::Status CheckIntegerDivisor(absl::Span<const Operand> operands, const OpDTypes& dtypes) {
+  if (!IsIntegral(dtypes.compute) || !operands[1].is_scalar()) return absl::OkStatus();
+  const int bits = static_cast<int>(8 * ItemSize(dtypes.compute));
+  const uint64_t wrapped = static_cast<uint64_t>(operands[1].int_value()) &
+                           (bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1);
+  return wrapped == 0 ? Invalid("ZeroDivisionError") : absl::OkStatus();
+}
+
+// The CPU kernel converts a Python exponent to an integer or narrow-float
+// compute dtype, checked (float32, float64 and complex exponents stay double).
+absl::Status CheckPowExponent(absl::Span<const Operand> operands, const OpDTypes& dtypes) {
+  if (!operands[0].is_tensor() || !operands[1].is_scalar() || PowSkipsKernel(operands) ||
+      !(IsIntegral(dtypes.compute) || dtypes.compute == DType::kFloat16 ||
+        dtypes.compute == DType::kBFloat16)) {
+    return absl::OkStatus();
+  }
+  return CheckScalarFits(operands[1], dtypes.compute);
+}
+
+absl::Status CheckMeanDType(absl::Span<const Operand>, const OpDTypes& dtypes) {
+  if (IsFloating(dtypes.compute) || IsComplex(dtypes.compute)) return absl::OkStatus();
+  return Invalid(absl::StrCat(
+      "mean(): could not infer output dtype. Input dtype must be either a floating point or "
+      "complex dtype. Got: ",
+      Name(dtypes.compute)));
+}
+
+absl::Status CheckWhereDTypes(absl::Span<const Operand> operands, const OpDTypes& dtypes) {
+  // Scalar values convert checked to the result dtype, except to float16,
+  // bfloat16 and float8, which 2.15 fills unchecked.
+  const bool reduced_float = IsFloating(dtypes.result) && ItemSize(dtypes.result) < 4;
+  if (operands[0].is_tensor() && !reduced_float) {
+    for (const Operand& value : operands.subspan(1)) {
+      if (!value.is_scalar()) continue;
+      if (absl::Status status = CheckScalarFits(value, dtypes.result); !status.ok()) {
+        return status;
+      }
+    }
+  }
+  // Checked after the values (PyTorch 2.15's order); uint8 conditions still
+  // pass (deprecated, with a warning).
+  if (operands[0].dtype() != DType::kBool && operands[0].dtype() != DType::kUInt8) {
+    return Invalid(absl::StrCat(
+        "where expected condition to be a boolean tensor, but got a tensor with dtype ",
+        Name(operands[0].dtype())));
+  }
+  return absl::OkStatus();
+}
+
+// The built-in ops' rules, in the order of op_list.h (checked by
+// op_rules_test). Categories are rules about meaning (no bitwise ops on
+// floats, no ordering of complex numbers), not about which dtypes PyTorch
+// happens to have kernels for: float8 and uint64 compute too.
+using K = PromotionKind;
+constexpr uint8_t kIntegersAndFloats = kIntegerCategories | kFloatingCategory;
+constexpr uint8_t kBitwise = kBoolCategory | kIntegerCategories;
+constexpr OpRule kBuiltinRules[] = {
+    {"add"},
+    {"sub", 2, K::kDefault, kAllCategories, "", ReductionFloor::kNone, false, 0, CheckSubOperands},
+    {"mul"},
+    {"div", 2, K::kIntToFloat},
+    {"div_floor", 2, K::kDefault, kIntegersAndFloats, "div_floor_cpu", ReductionFloor::kNone,
+     false, 0, nullptr, CheckIntegerDivisor},
+    {"div_trunc", 2, K::kDefault, kIntegersAndFloats, "div_trunc_cpu", ReductionFloor::kNone,
+     false, 0, nullptr, CheckIntegerDivisor},
+    {"floor_divide", 2, K::kDefault, kIntegersAndFloats, "div_floor_cpu", ReductionFloor::kNone,
+     false, 0, nullptr, CheckIntegerDivisor},
+    {"remainder", 2, K::kDefault, kIntegersAndFloats, "remainder_cpu", ReductionFloor::kNone,
+     false, 0, nullptr, CheckIntegerDivisor},
+    {"pow", 2, K::kBoolToLong, kNumberCategories, "pow", ReductionFloor::kNone, false, 0,
+     CheckPowOperands, CheckPowExponent},
+    {"maximum", 2, K::kDefault, kRealCategories, "", ReductionFloor::kNone, false, 0,
+     CheckNoComplexOperands<Op::kMaximum>},
+    {"minimum", 2, K::kDefault, kRealCategories, "", ReductionFloor::kNone, false, 0,
+     CheckNoComplexOperands<Op::kMinimum>},
+    {"atan2", 2, K::kIntToFloat, kRealCategories, "atan2_cpu"},
+    {"eq", 2, K::kAlwaysBool},
+    {"ne", 2, K::kAlwaysBool},
+    {"lt", 2, K::kAlwaysBool, kRealCategories, "lt_cpu"},
+    {"le", 2, K::kAlwaysBool, kRealCategories, "le_cpu"},
+    {"gt", 2, K::kAlwaysBool, kRealCategories, "gt_cpu"},
+    {"ge", 2, K::kAlwaysBool, kRealCategories, "ge_cpu"},
+    {"logical_and", 2, K::kAlwaysBool},
+    {"logical_or", 2, K::kAlwaysBool},
+    {"logical_xor", 2, K::kAlwaysBool},
+    {"bitwise_and", 2, K::kDefault, kBitwise, "bitwise_and_cpu"},
+    {"bitwise_or", 2, K::kDefault, kBitwise, "bitwise_or_cpu"},
+    {"bitwise_xor", 2, K::kDefault, kBitwise, "bitwise_xor_cpu"},
+    {"where", 3, K::kNoOpMath, kAllCategories, "", ReductionFloor::kNone, false, 1, nullptr,
+     CheckWhereDTypes},
+    {"dot", 2, K::kDefault, kNumberCategories, "dot", ReductionFloor::kNone, false, 0,
+     CheckDotOperands},
+    {"sum", 1, K::kDefault, kAllCategories, "", ReductionFloor::kInt64, true},
+    {"prod", 1, K::kDefault, kAllCategories, "", ReductionFloor::kInt64, true},
+    {"mean", 1, K::kDefault, kAllCategories, "", ReductionFloor::kNone, true, 0, nullptr,
+     CheckMeanDType},
+    {"cumsum", 1, K::kDefault, kAllCategories, "", ReductionFloor::kInt64, true},
+    {"neg", 1, K::kDefault, kAllCategories, "", ReductionFloor::kNone, true, 0, CheckNegOperands},
+    {"abs", 1, K::kComplexToFloat, kNumberCategories, "abs_cpu", ReductionFloor::kNone, true},
+    {"sqrt", 1, K::kIntToFloat},
+};
+static_assert(std::size(kBuiltinRules) == std::size(kAllOps));
 
 }  // namespace
 
@@ -292,7 +314,7 @@ absl::StatusOr<Op> ParseOp(absl::string_view name) {
 
 absl::StatusOr<DType> CommonDType(absl::Span<const Operand> operands,
                                   absl::Span<const DType> floors, bool integers_to_float,
-                                  const PromotionOptions& options) {
+                                  const PromotionOptions& options, Policy policy) {
   if (operands.empty()) return Invalid("no operands to find a common dtype for");
   if (!floors.empty() && floors.size() != operands.size()) {
     return Invalid(absl::StrCat(floors.size(), " floors for ", operands.size(), " operands"));
@@ -301,7 +323,7 @@ absl::StatusOr<DType> CommonDType(absl::Span<const Operand> operands,
   for (const Operand& operand : operands) all_same &= operand.dtype() == operands[0].dtype();
   DType common = operands[0].dtype();
   if (!all_same) {
-    absl::StatusOr<DType> promoted = ResultType(operands, Policy::kTorch, options);
+    absl::StatusOr<DType> promoted = ResultType(operands, policy, options);
     if (!promoted.ok()) return promoted.status();
     common = *promoted;
   }
@@ -309,7 +331,7 @@ absl::StatusOr<DType> CommonDType(absl::Span<const Operand> operands,
     // kBool is no floor: promoting with it would trip PyTorch's float8 and
     // uint16/32/64 guards.
     if (floor == DType::kBool) continue;
-    const Promotion p = PromoteTypes(common, floor, Policy::kTorch);
+    const Promotion p = PromoteTypes(common, floor, policy);
     if (!p.ok()) return p.status();
     common = p.dtype();
   }
@@ -317,91 +339,91 @@ absl::StatusOr<DType> CommonDType(absl::Span<const Operand> operands,
   return common;
 }
 
-absl::StatusOr<OpDTypes> InferOpDTypes(Op op, absl::Span<const Operand> operands,
-                                       const PromotionOptions& options) {
-  if (static_cast<int>(operands.size()) != OpArity(op)) {
-    return Invalid(absl::StrCat(OpName(op), "() takes ", OpArity(op), " operand",
-                                OpArity(op) == 1 ? "" : "s", ", got ", operands.size()));
+absl::string_view PromotionKindName(PromotionKind kind) {
+  switch (kind) {
+    case PromotionKind::kDefault: return "DEFAULT";
+    case PromotionKind::kNoOpMath: return "NO_OPMATH";
+    case PromotionKind::kIntToFloat: return "INT_TO_FLOAT";
+    case PromotionKind::kAlwaysBool: return "ALWAYS_BOOL";
+    case PromotionKind::kComplexToFloat: return "COMPLEX_TO_FLOAT";
+    case PromotionKind::kBoolToLong: return "BOOL_TO_LONG";
+  }
+  return "invalid";
+}
+
+DType OpMathDType(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat16:
+    case DType::kBFloat16: return DType::kFloat32;
+    case DType::kComplex32:
+    case DType::kBComplex32: return DType::kComplex64;
+    default: return dtype;
+  }
+}
+
+const OpRule& RuleOf(Op op) { return kBuiltinRules[static_cast<size_t>(op)]; }
+
+absl::StatusOr<OpDTypes> InferOpDTypes(const OpRule& rule, absl::Span<const Operand> operands,
+                                       const PromotionOptions& options, Policy policy) {
+  if (static_cast<int>(operands.size()) != rule.arity) {
+    return Invalid(absl::StrCat(rule.name, "() takes ", rule.arity, " operand",
+                                rule.arity == 1 ? "" : "s", ", got ", operands.size()));
   }
   for (size_t i = 0; i < operands.size(); ++i) {
     if (!IsValid(operands[i].dtype())) {
-      return Invalid(absl::StrCat(OpName(op), "(): operand ", i + 1, " has an invalid dtype"));
+      return Invalid(absl::StrCat(rule.name, "(): operand ", i + 1, " has an invalid dtype"));
     }
   }
-  if (absl::Status status = CheckOperands(op, operands); !status.ok()) return status;
+  if (rule.check_operands != nullptr) {
+    if (absl::Status status = rule.check_operands(operands); !status.ok()) return status;
+  }
+  absl::StatusOr<DType> promoted =
+      rule.keeps_dtype ? operands[0].dtype()
+                       : ResultType(operands.subspan(rule.first_promoted), policy, options);
+  if (!promoted.ok()) return promoted.status();
 
-  const OpSpec spec = SpecOf(op);
-  // PyTorch 2.15 runs result_type even on operands of one dtype (so two
-  // Python floats add in the default dtype); where promotes its values only.
-  absl::StatusOr<DType> common =
-      spec.keeps_dtype
-          ? operands[0].dtype()
-          : ResultType(operands.subspan(op == Op::kWhere ? 1 : 0), Policy::kTorch, options);
-  if (!common.ok()) return common.status();
-
-  OpDTypes dtypes{*common, *common};
-  switch (spec.rule) {
-    case ResultRule::kCompute:
-      break;
-    case ResultRule::kBool:
-      dtypes.result = DType::kBool;
-      break;
-    case ResultRule::kFloat:
-      if (IsIntegerOrBool(*common)) dtypes = {options.default_dtype, options.default_dtype};
-      break;
-    case ResultRule::kInt64:
-      if (IsIntegerOrBool(*common)) dtypes = {DType::kInt64, DType::kInt64};
-      break;
-    case ResultRule::kRealPart:
-      if (IsComplex(*common)) dtypes.result = RealPartOf(*common);
-      break;
-  }
-  const bool skips_kernel = op == Op::kPow && PowSkipsKernel(operands);
-  if (!(spec.categories & CategoryBit(dtypes.compute)) && !skips_kernel) {
-    return Invalid(CategoryError(op, dtypes.compute));
-  }
-  if (IsIntegerDivision(op) && IsIntegral(dtypes.compute) && operands[1].is_scalar()) {
-    // The Python int is cast (wrapping) to the compute dtype before the
-    // kernel divides: int8 // 256 divides by zero.
-    const int bits = static_cast<int>(8 * ItemSize(dtypes.compute));
-    const uint64_t wrapped = static_cast<uint64_t>(operands[1].int_value()) &
-                             (bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1);
-    if (wrapped == 0) return Invalid("ZeroDivisionError");
-  }
-  const auto check_scalar_fits = [&](const Operand& scalar, DType to) -> absl::Status {
-    if (FitsCheckedConversion(scalar, to)) return absl::OkStatus();
-    return Invalid(absl::StrCat("value ", scalar.ToString(), " cannot be converted to type ",
-                                Name(to), " without overflow"));
-  };
-  if (op == Op::kPow && operands[0].is_tensor() && operands[1].is_scalar() && !skips_kernel &&
-      (IsIntegral(dtypes.compute) || dtypes.compute == DType::kFloat16 ||
-       dtypes.compute == DType::kBFloat16)) {
-    // The CPU kernel converts the exponent to the compute dtype (float32,
-    // float64 and complex exponents stay double).
-    if (absl::Status status = check_scalar_fits(operands[1], dtypes.compute); !status.ok()) {
-      return status;
+  OpDTypes dtypes{*promoted, *promoted, *promoted};
+  // x ** 0, x ** 1 and 1 ** x are a copy or a fill in PyTorch: no kernel,
+  // so neither the categories nor the kind apply.
+  const bool copies = rule.check_operands == CheckPowOperands && PowSkipsKernel(operands);
+  if (!copies) {
+    if (!(rule.categories & CategoryBit(*promoted))) {
+      return Invalid(absl::StrCat("\"", rule.kernel.empty() ? rule.name : rule.kernel,
+                                  "\" not implemented for '", Name(*promoted), "'"));
     }
-  }
-  // where's scalar values convert checked to the result dtype, except to
-  // float16, bfloat16 and float8, which 2.15 fills unchecked.
-  const bool reduced_float = IsFloating(dtypes.result) && ItemSize(dtypes.result) < 4;
-  if (op == Op::kWhere && operands[0].is_tensor() && !reduced_float) {
-    for (const Operand& value : operands.subspan(1)) {
-      if (!value.is_scalar()) continue;
-      if (absl::Status status = check_scalar_fits(value, dtypes.result); !status.ok()) {
-        return status;
-      }
+    const bool integer_or_bool = IsIntegerOrBool(*promoted);
+    switch (rule.kind) {
+      case PromotionKind::kDefault:
+      case PromotionKind::kNoOpMath:
+        break;
+      case PromotionKind::kIntToFloat:
+        if (integer_or_bool) dtypes.compute = dtypes.result = options.default_dtype;
+        break;
+      case PromotionKind::kAlwaysBool:
+        dtypes.result = DType::kBool;
+        break;
+      case PromotionKind::kComplexToFloat:
+        if (IsComplex(*promoted)) dtypes.result = RealPartOf(*promoted);
+        break;
+      case PromotionKind::kBoolToLong:
+        if (IsBool(*promoted)) dtypes.compute = dtypes.result = DType::kInt64;
+        break;
     }
+    if (rule.floor == ReductionFloor::kInt64 && integer_or_bool) {
+      dtypes.compute = dtypes.result = DType::kInt64;
+    }
+    dtypes.opmath =
+        rule.kind == PromotionKind::kNoOpMath ? dtypes.compute : OpMathDType(dtypes.compute);
   }
-  // Checked after the values (PyTorch 2.15's order); uint8 conditions still
-  // pass (deprecated, with a warning).
-  if (op == Op::kWhere && operands[0].dtype() != DType::kBool &&
-      operands[0].dtype() != DType::kUInt8) {
-    return Invalid(absl::StrCat(
-        "where expected condition to be a boolean tensor, but got a tensor with dtype ",
-        Name(operands[0].dtype())));
+  if (rule.check_dtypes != nullptr) {
+    if (absl::Status status = rule.check_dtypes(operands, dtypes); !status.ok()) return status;
   }
   return dtypes;
+}
+
+absl::StatusOr<OpDTypes> InferOpDTypes(Op op, absl::Span<const Operand> operands,
+                                       const PromotionOptions& options) {
+  return InferOpDTypes(RuleOf(op), operands, options, Policy::kTorch);
 }
 
 absl::StatusOr<std::vector<int64_t>> BroadcastShapes(
@@ -431,8 +453,8 @@ absl::StatusOr<std::vector<int64_t>> BroadcastShapes(
   return out;
 }
 
-absl::Status CheckCanCastToOutput(DType computed, DType out) {
-  if (CanCast(computed, out, Policy::kTorch)) return absl::OkStatus();
+absl::Status CheckCanCastToOutput(DType computed, DType out, Policy policy) {
+  if (CanCast(computed, out, policy)) return absl::OkStatus();
   return Invalid(absl::StrCat("result type ", Name(computed),
                               " can't be cast to the desired output type ", Name(out)));
 }

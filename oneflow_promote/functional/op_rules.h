@@ -26,6 +26,7 @@
 #include "absl/types/span.h"
 #include "oneflow_promote/dtype.h"
 #include "oneflow_promote/functional/op_list.h"
+#include "oneflow_promote/policy.h"
 #include "oneflow_promote/result_type.h"
 
 namespace oneflow_promote::functional {
@@ -49,34 +50,107 @@ namespace oneflow_promote::functional {
 // "div(rounding_mode=trunc)". The error lists the accepted names.
 [[nodiscard]] absl::StatusOr<Op> ParseOp(absl::string_view name);
 
+// How an elementwise op's dtypes follow from its operands' promoted dtype:
+// PyTorch's ELEMENTWISE_TYPE_PROMOTION_KIND (torch._prims_common), whose
+// per-op values tests/torch_extension compares with torch._refs'.
+enum class PromotionKind : uint8_t {
+  kDefault,         // the promoted dtype (add, mul, maximum, bitwise ops)
+  kNoOpMath,        // the promoted dtype, computed in itself too (where)
+  kIntToFloat,      // integers and bool become the default dtype (div, atan2, sqrt)
+  kAlwaysBool,      // a bool result (comparisons, logical ops)
+  kComplexToFloat,  // a complex dtype returns its real part's dtype (abs)
+  kBoolToLong,      // bool becomes int64 (pow)
+};
+
+// "DEFAULT", "INT_TO_FLOAT", ...: PyTorch's spelling.
+[[nodiscard]] absl::string_view PromotionKindName(PromotionKind kind);
+
+// What a reduction accumulates in, beyond its operand's dtype.
+enum class ReductionFloor : uint8_t {
+  kNone,
+  kInt64,  // integers and bool accumulate in and return int64 (sum, prod, cumsum)
+};
+
+// Dtype categories as a mask, for the categories an op is defined on.
+enum DTypeCategories : uint8_t {
+  kBoolCategory = 1,
+  kIntegerCategories = 2,  // signed and unsigned
+  kFloatingCategory = 4,
+  kComplexCategory = 8,
+  kRealCategories = kBoolCategory | kIntegerCategories | kFloatingCategory,
+  kNumberCategories = kIntegerCategories | kFloatingCategory | kComplexCategory,
+  kAllCategories = kRealCategories | kComplexCategory,
+};
+
 // What an op does with dtypes.
 struct OpDTypes {
-  // The dtype the kernel runs in: every input is cast to it first.
+  // The dtype every input is cast to (or read as) before the kernel.
   DType compute;
   // The dtype of the returned tensor (bool for comparisons; int64 for sums
   // of integers; the real dtype for abs of complex).
   DType result;
+  // The dtype the kernel's arithmetic runs in (PyTorch's opmath): float32
+  // for float16 and bfloat16, complex64 for complex32 and bcomplex32; the
+  // compute dtype otherwise, and always for kNoOpMath.
+  DType opmath;
 };
 
-// The dtypes of `op` applied to `operands` (tensors, with their number of
-// dimensions, and Python scalars, with their values), or PyTorch's error:
+// PyTorch's opmath dtype of `dtype` (torch._prims_common's computation dtype).
+[[nodiscard]] DType OpMathDType(DType dtype);
+
+// An op's dtype rule. A framework declares its own op in a line,
+//
+//   constexpr OpRule kHypot = {"hypot", 2, PromotionKind::kIntToFloat, kRealCategories};
+//   absl::StatusOr<OpDTypes> d = InferOpDTypes(kHypot, operands);
+//
+// and the built-in ops are declared the same way (RuleOf).
+struct OpRule {
+  absl::string_view name;
+  int arity = 2;
+  PromotionKind kind = PromotionKind::kDefault;
+  // The categories of the promoted dtype the op is defined on; others fail
+  // with "\"<kernel>\" not implemented for '<dtype>'".
+  uint8_t categories = kAllCategories;
+  absl::string_view kernel = "";  // defaults to `name`
+  ReductionFloor floor = ReductionFloor::kNone;
+  // Keeps its first operand's dtype instead of promoting (unary ops that do
+  // not promote, reductions): sum(1.5) is float64, as a wrapped number is.
+  bool keeps_dtype = false;
+  // The operands before this one are not promoted (where's condition).
+  int first_promoted = 0;
+  // Op-specific checks: on the operands before promotion, and on the
+  // operands with their dtypes after it. Null: none.
+  absl::Status (*check_operands)(absl::Span<const Operand> operands) = nullptr;
+  absl::Status (*check_dtypes)(absl::Span<const Operand> operands, const OpDTypes& dtypes) = nullptr;
+};
+
+// The rule of a built-in op.
+[[nodiscard]] const OpRule& RuleOf(Op op);
+
+// The dtypes of an op under `rule` applied to `operands` (tensors, with
+// their number of dimensions, and Python scalars, with their values), or
+// the error: a wrong operand count, an invalid dtype, the rule's checks,
+// a promoted dtype outside the rule's categories, or a failed promotion.
+// The promoted dtype is ResultType's under `policy` and `options`, even for
+// operands of one dtype (two Python floats add in the default dtype).
+[[nodiscard]] absl::StatusOr<OpDTypes> InferOpDTypes(const OpRule& rule,
+                                                     absl::Span<const Operand> operands,
+                                                     const PromotionOptions& options = {},
+                                                     Policy policy = Policy::kTorch);
+
+// InferOpDTypes(RuleOf(op), ...): PyTorch's errors for
 // forbidden dtypes (bool - bool, -bool, bitwise on floats, ordering of
 // complex numbers, mean of integers, where with a condition neither bool
 // nor uint8, dot of unequal dtypes or of tensors that are not 1-D), integer
 // powers with a negative Python int exponent, integer division by a Python
 // int 0, and Python scalars that overflow the dtype PyTorch converts them to.
-//
-// The compute dtype is PyTorch's: ResultType under the torch policy and
-// `options`, even for operands of one dtype (two Python floats add in the
-// default dtype), except that neg, abs and the reductions keep their
-// operand's dtype (sum(1.5) is float64, as libtorch's wrapped numbers are).
 [[nodiscard]] absl::StatusOr<OpDTypes> InferOpDTypes(Op op, absl::Span<const Operand> operands,
                                                      const PromotionOptions& options = {});
 
 // The dtype a set of operands computes in, as OneFlow's TensorProcessor
 // decides it (and libtorch 1.13's TensorIterator did): operands that all
 // share one dtype keep it (so a Python float alone is float64); otherwise
-// ResultType under the torch policy. Then each operand's
+// ResultType under `policy`. Then each operand's
 // floor is joined in (floors[i] is operand i's lowest dtype, kBool for none:
 // sum of int8 computes in int64), and with `integers_to_float` an integer or
 // bool result becomes options.default_dtype (true division of ints).
@@ -84,7 +158,8 @@ struct OpDTypes {
 [[nodiscard]] absl::StatusOr<DType> CommonDType(absl::Span<const Operand> operands,
                                                 absl::Span<const DType> floors,
                                                 bool integers_to_float,
-                                                const PromotionOptions& options = {});
+                                                const PromotionOptions& options = {},
+                                                Policy policy = Policy::kTorch);
 
 // The shape `shapes` broadcast to (NumPy's rule), or PyTorch's error: "The
 // size of tensor a (3) must match the size of tensor b (4) at non-singleton
@@ -93,10 +168,11 @@ struct OpDTypes {
     absl::Span<const absl::Span<const int64_t>> shapes);
 
 // The check PyTorch makes before writing a result computed in `computed` to
-// an out= tensor or in place into an input of dtype `out`: c10::canCast.
-// The error is PyTorch's "result type float32 can't be cast to the desired
-// output type int64".
-[[nodiscard]] absl::Status CheckCanCastToOutput(DType computed, DType out);
+// an out= tensor or in place into an input of dtype `out`: c10::canCast
+// (CanCast under `policy`). The error is PyTorch's "result type float32
+// can't be cast to the desired output type int64".
+[[nodiscard]] absl::Status CheckCanCastToOutput(DType computed, DType out,
+                                                Policy policy = Policy::kTorch);
 
 }  // namespace oneflow_promote::functional
 

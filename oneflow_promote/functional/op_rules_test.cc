@@ -197,5 +197,49 @@ TEST(OpRules, WhereScalarsAndCondition) {
             "error: value 1e+300 cannot be converted to type float32 without overflow");
 }
 
+TEST(OpRules, BuiltinRulesFollowTheOpList) {
+  for (Op op : kAllOps) {
+    EXPECT_EQ(RuleOf(op).name, OpName(op));
+    EXPECT_EQ(RuleOf(op).arity, OpArity(op)) << OpName(op);
+  }
+}
+
+// A framework's own op, declared in a line; expected dtypes and message are
+// PyTorch 2.15's torch.copysign (CPU).
+TEST(OpRules, DeclaredOpFollowsItsKind) {
+  constexpr OpRule kCopysign = {"copysign", 2, PromotionKind::kIntToFloat, kRealCategories,
+                                "copysign_cpu"};
+  const auto dtypes = [&](std::vector<Operand> operands) {
+    return InferOpDTypes(kCopysign, operands);
+  };
+  absl::StatusOr<OpDTypes> ints = dtypes({T(DType::kInt8), T(DType::kInt8)});
+  ASSERT_TRUE(ints.ok()) << ints.status();
+  EXPECT_EQ(ints->result, DType::kFloat32);
+  EXPECT_EQ(ints->compute, DType::kFloat32);
+  absl::StatusOr<OpDTypes> half = dtypes({T(DType::kFloat16), T(DType::kInt64)});
+  ASSERT_TRUE(half.ok()) << half.status();
+  EXPECT_EQ(half->result, DType::kFloat16);
+  EXPECT_EQ(half->opmath, DType::kFloat32);  // PyTorch's opmath
+  absl::StatusOr<OpDTypes> scalar = dtypes({T(DType::kInt8), Py(2.5)});
+  ASSERT_TRUE(scalar.ok()) << scalar.status();
+  EXPECT_EQ(scalar->result, DType::kFloat32);
+  EXPECT_EQ(dtypes({T(DType::kComplex64), T(DType::kComplex64)}).status().message(),
+            "\"copysign_cpu\" not implemented for 'complex64'");
+  EXPECT_EQ(dtypes({T(DType::kInt8)}).status().message(), "copysign() takes 2 operands, got 1");
+}
+
+// where computes in its values' dtype (NO_OPMATH); add of float16 in float32.
+TEST(OpRules, OpMath) {
+  absl::StatusOr<OpDTypes> where =
+      InferOpDTypes(Op::kWhere, {T(DType::kBool), T(DType::kFloat16), T(DType::kFloat16)});
+  ASSERT_TRUE(where.ok()) << where.status();
+  EXPECT_EQ(where->opmath, DType::kFloat16);
+  absl::StatusOr<OpDTypes> add =
+      InferOpDTypes(Op::kAdd, {T(DType::kComplex32), T(DType::kFloat16)});
+  ASSERT_TRUE(add.ok()) << add.status();
+  EXPECT_EQ(add->compute, DType::kComplex32);
+  EXPECT_EQ(add->opmath, DType::kComplex64);
+}
+
 }  // namespace
 }  // namespace oneflow_promote::functional

@@ -237,7 +237,7 @@ absl::StatusOr<Tensor> Tensor::ToDevice(Device device) const {
   return moved;
 }
 
-absl::StatusOr<Tensor> Tensor::To(DType dtype) const {
+absl::StatusOr<Tensor> Tensor::To(DType dtype, const ExecutionContext& context) const {
   if (!defined()) return absl::FailedPreconditionError("To() on an undefined tensor");
   if (dtype == dtype_) return *this;
   absl::StatusOr<Tensor> out = Empty(dtype, shape_, device_);
@@ -253,9 +253,10 @@ absl::StatusOr<Tensor> Tensor::To(DType dtype) const {
     });
     return out;
   }
+  const Device device = WithContext(device_, context);
   const absl::Status status =
-      is_contiguous() ? CastElements(data(), dtype_, out->data(), dtype, numel(), device_)
-                      : CastStrided(data(), dtype_, shape_, strides_, out->data(), dtype, device_);
+      is_contiguous() ? CastElements(data(), dtype_, out->data(), dtype, numel(), device)
+                      : CastStrided(data(), dtype_, shape_, strides_, out->data(), dtype, device);
   if (!status.ok()) return status;
   return out;
 }

@@ -72,7 +72,8 @@ class Tensor {
   // Row-major with no gaps (any tensor of at most one element is).
   [[nodiscard]] bool is_contiguous() const;
   [[nodiscard]] bool is_wrapped_number() const { return wrapped_; }
-  // Where the elements live (kind and ordinal; stream and threads unused).
+  // Where the elements live (kind and ordinal; stream and threads unused:
+  // an ExecutionContext gives them per call).
   [[nodiscard]] const Device& device() const { return device_; }
   [[nodiscard]] bool is_cuda() const { return device_.kind == Device::Kind::kCuda; }
 
@@ -103,7 +104,7 @@ class Tensor {
   // library's cast kernels; a wrapped number converts on the host, with no
   // kernel dispatch, into a plain 0-d tensor). The same dtype returns this
   // tensor, sharing storage.
-  [[nodiscard]] absl::StatusOr<Tensor> To(DType dtype) const;
+  [[nodiscard]] absl::StatusOr<Tensor> To(DType dtype, const ExecutionContext& context = {}) const;
 
   // The elements copied to `device` (a contiguous tensor; the same device
   // returns a contiguous copy as well).
@@ -134,7 +135,10 @@ struct TensorTraits<Tensor> {
   static int64_t NDim(const Tensor& t) { return t.ndim(); }
   static bool IsWrappedNumber(const Tensor& t) { return t.is_wrapped_number(); }
   static Operand ScalarOf(const Tensor& t) { return t.AsOperand(); }
-  static absl::StatusOr<Tensor> Cast(const Tensor& t, DType dtype) { return t.To(dtype); }
+  static absl::StatusOr<Tensor> Cast(const Tensor& t, DType dtype,
+                                     const ExecutionContext& context) {
+    return t.To(dtype, context);
+  }
 };
 
 template <typename T>

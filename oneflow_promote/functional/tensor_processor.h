@@ -13,6 +13,8 @@
 // Where it differs from OneFlow, on purpose:
 //  - floors (AddInputs' lowest dtype) apply in promote mode too;
 //  - integers become the configured default dtype, not a fixed float32;
+//  - the policy (torch, array_api) is a parameter, and an execution
+//    context (stream, threads) reaches every cast;
 //  - the common dtype is the promotion lattice's join, with no invalid
 //    dtype as an identity element;
 //  - inputs that already have the dtype are neither cast nor copied, and a
@@ -36,6 +38,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "oneflow_promote/device.h"
 #include "oneflow_promote/functional/op_rules.h"
 #include "oneflow_promote/functional/tensor_traits.h"
 #include "oneflow_promote/result_type.h"
@@ -45,7 +48,11 @@ namespace oneflow_promote {
 template <typename T, typename Traits = TensorTraits<T>>
 class TensorProcessor {
  public:
-  explicit TensorProcessor(const PromotionOptions& options = {}) : options_(options) {}
+  // `policy` decides the common dtype and which casts are allowed;
+  // `context` is passed to every cast (the framework's stream and threads).
+  explicit TensorProcessor(const PromotionOptions& options = {}, Policy policy = Policy::kTorch,
+                           const ExecutionContext& context = {})
+      : options_(options), policy_(policy), context_(context) {}
 
   // Adds inputs; with `lowest_dtype`, each is first raised to at least that
   // dtype (sum of int8 computes in int64). kBool, the lattice's bottom,
@@ -97,11 +104,12 @@ class TensorProcessor {
     }
     if (promote_) {
       absl::StatusOr<DType> common =
-          functional::CommonDType(operands, floors_, integers_to_float_, options_);
+          functional::CommonDType(operands, floors_, integers_to_float_, options_, policy_);
       if (!common.ok()) return common.status();
       common_dtype_ = *common;
       if (forced_dtype_.has_value()) {
-        if (absl::Status s = functional::CheckCanCastToOutput(*common, *forced_dtype_); !s.ok()) {
+        if (absl::Status s = functional::CheckCanCastToOutput(*common, *forced_dtype_, policy_);
+            !s.ok()) {
           return s;
         }
         common_dtype_ = *forced_dtype_;
@@ -112,12 +120,12 @@ class TensorProcessor {
       if (!promote_) {
         absl::StatusOr<DType> own = functional::CommonDType(
             absl::MakeConstSpan(&operands[i], 1), absl::MakeConstSpan(&floors_[i], 1),
-            integers_to_float_, options_);
+            integers_to_float_, options_, policy_);
         if (!own.ok()) return own.status();
         target = *own;
       }
       if (Traits::DTypeOf(inputs_[i]) == target) continue;
-      absl::StatusOr<T> cast = Traits::Cast(inputs_[i], target);
+      absl::StatusOr<T> cast = Traits::Cast(inputs_[i], target, context_);
       if (!cast.ok()) return cast.status();
       inputs_[i] = *std::move(cast);
     }
@@ -133,7 +141,7 @@ class TensorProcessor {
     for (size_t i = 0; i < inputs_.size(); ++i) {
       if (Traits::DTypeOf(inputs_[i]) != dtype) return false;
       if (floors_[i] != DType::kBool && floors_[i] != dtype) {
-        const Promotion p = PromoteTypes(dtype, floors_[i], Policy::kTorch);
+        const Promotion p = PromoteTypes(dtype, floors_[i], policy_);
         if (!p.ok() || p.dtype() != dtype) return false;
       }
     }
@@ -153,6 +161,8 @@ class TensorProcessor {
 
  private:
   PromotionOptions options_;
+  Policy policy_;
+  ExecutionContext context_;
   absl::InlinedVector<T, 4> inputs_;
   absl::InlinedVector<DType, 4> floors_;
   bool promote_ = false;

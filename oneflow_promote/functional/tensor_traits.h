@@ -6,6 +6,8 @@
 #ifndef ONEFLOW_PROMOTE_FUNCTIONAL_TENSOR_TRAITS_H_
 #define ONEFLOW_PROMOTE_FUNCTIONAL_TENSOR_TRAITS_H_
 
+#include "oneflow_promote/device.h"
+
 namespace oneflow_promote {
 
 // What TensorProcessor needs to know about a tensor type T. Specialize with:
@@ -13,7 +15,8 @@ namespace oneflow_promote {
 //   static int64_t NDim(const T&);
 //   static bool IsWrappedNumber(const T&);   // a tensor made from a Python scalar
 //   static Operand ScalarOf(const T&);       // that scalar (called only when wrapped)
-//   static absl::StatusOr<T> Cast(const T&, DType);  // a new tensor of that dtype
+//   // A new tensor of that dtype, made on the context's stream or threads:
+//   static absl::StatusOr<T> Cast(const T&, DType, const ExecutionContext&);
 template <typename T>
 struct TensorTraits;
 

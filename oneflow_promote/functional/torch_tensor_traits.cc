@@ -5,6 +5,10 @@
 
 #include <vector>
 
+#include <ATen/Parallel.h>
+#include <c10/core/DeviceGuard.h>
+#include <c10/core/impl/VirtualGuardImpl.h>
+
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "kernels/cast.h"
@@ -71,7 +75,18 @@ Operand TensorTraits<at::Tensor>::ScalarOf(const at::Tensor& t) {
   return Operand::PyFloat(value.toDouble());
 }
 
-absl::StatusOr<at::Tensor> TensorTraits<at::Tensor>::Cast(const at::Tensor& t, DType dtype) {
+ExecutionContext CurrentTorchContext(const c10::Device& device) {
+  ExecutionContext context;
+  context.cpu_threads = at::get_num_threads();
+  if (device.is_cuda()) {
+    const c10::impl::VirtualGuardImpl guard_impl(c10::DeviceType::CUDA);
+    context.cuda_stream = guard_impl.getStream(device).native_handle();
+  }
+  return context;
+}
+
+absl::StatusOr<at::Tensor> TensorTraits<at::Tensor>::Cast(const at::Tensor& t, DType dtype,
+                                                          const ExecutionContext& context) {
   const std::optional<at::ScalarType> target = ToTorchScalarType(dtype);
   const std::optional<DType> source = FromTorchScalarType(t.scalar_type());
   if (!source.has_value()) {
@@ -85,6 +100,7 @@ absl::StatusOr<at::Tensor> TensorTraits<at::Tensor>::Cast(const at::Tensor& t, D
                                                    c10::toString(t.scalar_type()), " tensor to ",
                                                    Name(dtype), ": libtorch has no ", Name(dtype)));
   }
+  const c10::DeviceGuard device_guard(t.device());
   at::Tensor out = at::empty(t.sizes(), t.options().dtype(*target));
   if (t.numel() == 0) return out;
   if (IsWrappedNumber(t)) {
@@ -98,7 +114,12 @@ absl::StatusOr<at::Tensor> TensorTraits<at::Tensor>::Cast(const at::Tensor& t, D
     });
     return out;
   }
-  const Device device = t.is_cuda() ? Device::Cuda(t.device().index()) : Device::Cpu();
+  ExecutionContext on = context;
+  if (t.is_cuda() && on.cuda_stream == nullptr) {
+    on.cuda_stream = CurrentTorchContext(t.device()).cuda_stream;
+  }
+  const Device device =
+      WithContext(t.is_cuda() ? Device::Cuda(t.device().index()) : Device::Cpu(), on);
   absl::Status status;
   if (t.is_contiguous()) {
     status = CastElements(t.data_ptr(), *source, out.data_ptr(), dtype, t.numel(), device);

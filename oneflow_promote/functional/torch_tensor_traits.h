@@ -1,9 +1,9 @@
 // TensorProcessor for libtorch's at::Tensor: the adapter that lets a
 // PyTorch-based frontend use this library's promotion rules and cast
 // kernels on its own tensors. Casts allocate an at::Tensor of the target
-// dtype and fill it with CastElements / CastStrided on the data pointers
-// (CPU, or CUDA on the tensor's device and the default stream); wrapped
-// numbers (Python scalars) convert on the host.
+// dtype (PyTorch's allocators) and fill it with CastElements / CastStrided
+// on the data pointers (CPU, or CUDA on the tensor's device and PyTorch's
+// current stream); wrapped numbers (Python scalars) convert on the host.
 //
 //   TensorProcessor<at::Tensor> processor;
 //   absl::Status s = processor.AddInputs({x, y}).PromoteInputsToCommonDtype(true).Apply();
@@ -32,6 +32,11 @@ namespace oneflow_promote {
 // types this library does not have.
 [[nodiscard]] std::optional<DType> FromTorchScalarType(at::ScalarType type);
 
+// PyTorch's execution context for work on `device`: its intra-op thread
+// count, and its current stream when `device` is a CUDA device. Needs no
+// CUDA headers (c10's device-generic stream API).
+[[nodiscard]] ExecutionContext CurrentTorchContext(const c10::Device& device);
+
 template <>
 struct TensorTraits<at::Tensor> {
   // A dtype this library lacks maps to an invalid DType, which Apply()
@@ -44,7 +49,11 @@ struct TensorTraits<at::Tensor> {
     return t.unsafeGetTensorImpl()->is_wrapped_number();
   }
   static Operand ScalarOf(const at::Tensor& t);
-  static absl::StatusOr<at::Tensor> Cast(const at::Tensor& t, DType dtype);
+  // On the CPU with the context's threads; on CUDA, under a guard for the
+  // tensor's device, on the context's stream or, when it names none,
+  // PyTorch's current stream of that device.
+  static absl::StatusOr<at::Tensor> Cast(const at::Tensor& t, DType dtype,
+                                         const ExecutionContext& context);
 };
 
 }  // namespace oneflow_promote

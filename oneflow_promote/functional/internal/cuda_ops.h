@@ -43,13 +43,14 @@ struct CudaElementwiseArgs {
   bool scalar_divisor = false;
 };
 
-// Queues the op on device `ordinal`'s default stream, after the work
-// already there, as PyTorch's kernels run: the call returns before the
-// kernel ends. Integer floor, truncating and remainder division wait for it,
+// Queues the op on `stream` (a cudaStream_t; nullptr: the default stream)
+// of device `ordinal`, after the work already there, as PyTorch's kernels
+// run: the call returns before the kernel ends. Integer floor, truncating and remainder division wait for it,
 // to set *zero_division when a divisor was zero. Code -1: no kernel for the
 // op and compute dtype.
 [[nodiscard]] cast_internal::CudaResult CudaElementwise(const CudaElementwiseArgs& args,
-                                                        int ordinal, bool* zero_division);
+                                                        int ordinal, void* stream,
+                                                        bool* zero_division);
 
 // sum, prod or mean of n contiguous elements of `dtype` (an accumulating
 // dtype: int64, floating or complex) into the one element at `out`, all on

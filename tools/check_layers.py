@@ -26,7 +26,7 @@ LAYERS = [
                                       "oneflow_promote/functional/tensor_traits.h",
                                       "oneflow_promote/functional/tensor_processor.h"]),
     ("functional ops and their kernels", ["oneflow_promote/functional/"]),
-    ("CLI", ["oneflow_promote/cli/"]),
+    ("CLI and PyTorch extension", ["oneflow_promote/cli/", "torch_extension/"]),
 ]
 SOURCES = ("*.h", "*.cc", "*.c", "*.cu", "*.inc")
 

@@ -22,8 +22,9 @@ fi
 
 # Test-only oracles: array-api-strict regenerates tests/array_api/cases.tsv,
 # ml_dtypes tests/float8/cases.tsv; matplotlib draws the benchmark report's
-# plots (//bench:cast_overhead_smoke_test runs it).
-if ! python3 -c "import array_api_strict, ml_dtypes, matplotlib" 2>/dev/null; then
-  echo "installing Python test oracles and matplotlib"
-  python3 -m pip install -q array-api-strict ml_dtypes numpy matplotlib
+# plots (//bench:cast_overhead_smoke_test runs it); pytest runs the PyTorch
+# extension's tests (//torch_extension:ops_vs_torch_test).
+if ! python3 -c "import array_api_strict, ml_dtypes, matplotlib, pytest" 2>/dev/null; then
+  echo "installing Python test oracles, matplotlib and pytest"
+  python3 -m pip install -q array-api-strict ml_dtypes numpy matplotlib pytest
 fi

@@ -1,0 +1,78 @@
+"""torch.ops.oneflow_promote.add against torch.add on mixed dtypes, in one
+process: the median time of each over interleaved rounds, their ratio, and
+torch.add against itself (its A/A ratio, the band inside which a ratio is a
+tie). Prints a Markdown table; docs/integration.md records a run.
+
+    bazel build //torch_extension:oneflow_promote_torch/_C.so
+    PYTHONPATH=torch_extension python3 torch_extension/bench_vs_torch.py [--elements N]
+"""
+
+import argparse
+import platform
+import statistics
+import time
+
+import torch
+
+import oneflow_promote_torch  # noqa: F401
+
+CASES = [
+    (torch.int8, torch.float32),
+    (torch.int32, torch.float32),
+    (torch.float16, torch.float32),
+    (torch.bfloat16, torch.float64),
+    (torch.float32, torch.float32),
+]
+
+
+def cpu_name():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def median_seconds(fn, rounds):
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--elements", type=int, default=1 << 24)
+    parser.add_argument("--rounds", type=int, default=15)
+    args = parser.parse_args()
+    n = args.elements
+    print(f"torch {torch.__version__}, {cpu_name()}, {n} elements, median of {args.rounds}\n")
+    print("| a | b | threads | torch.add ms | ours ms | ours / torch speed | torch A/A |")
+    print("|---|---|---|---|---|---|---|")
+    for threads in sorted({1, torch.get_num_threads()}):
+        torch.set_num_threads(threads)
+        for a_dtype, b_dtype in CASES:
+            a = torch.randint(-100, 100, (n,)).to(a_dtype)
+            b = torch.randn(n).to(b_dtype)
+            result = torch.add(a, b)
+            out = torch.empty_like(result)
+            theirs = lambda: torch.add(a, b, out=out)  # noqa: E731
+            mine = lambda: torch.ops.oneflow_promote.add(a, b, out=out)  # noqa: E731
+            assert torch.equal(torch.ops.oneflow_promote.add(a, b), result)
+            torch_ms, ours_ms, again_ms = [], [], []
+            for _ in range(3):  # interleaved, so drift hits both alike
+                torch_ms.append(median_seconds(theirs, args.rounds))
+                ours_ms.append(median_seconds(mine, args.rounds))
+                again_ms.append(median_seconds(theirs, args.rounds))
+            t, o, t2 = (1e3 * statistics.median(x) for x in (torch_ms, ours_ms, again_ms))
+            print(f"| {str(a_dtype)[6:]} | {str(b_dtype)[6:]} | {threads} | {t:.2f} | {o:.2f} | "
+                  f"{t / o:.2f}x | {t / t2:.2f} |")
+
+
+if __name__ == "__main__":
+    main()

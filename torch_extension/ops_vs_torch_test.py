@@ -1,0 +1,318 @@
+"""torch.ops.oneflow_promote.* against torch itself: result dtype and values
+(bit for bit, NaN where torch has NaN) of every registered op on every
+pair of torch dtypes, with tensors, 0-d tensors and Python scalars,
+broadcasting, non-contiguous views and out=; the promotion kind of every
+op against torch._refs' and its dtypes against torch._prims_common's
+elementwise_dtypes. Cases where torch itself raises (no CPU kernel, a
+promotion it refuses) are skipped: the library's rules decide those, and the
+C++ oracle tests cover them. CUDA cases run only where a GPU is present.
+"""
+
+import itertools
+import sys
+
+import pytest
+import torch
+import torch._prims_common as prims_common
+import torch._refs as refs
+
+import oneflow_promote_torch  # noqa: F401  (registers torch.ops.oneflow_promote)
+
+ours = torch.ops.oneflow_promote
+
+DTYPES = [
+    torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64,
+    torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.complex64,
+    torch.complex128,
+]
+
+BINARY_OPS = [
+    "add", "sub", "mul", "div", "floor_divide", "remainder", "maximum", "minimum",
+    "atan2", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor",
+    "bitwise_and", "bitwise_or", "bitwise_xor",
+]
+
+# The library's op names and the torch._refs function carrying their kind.
+REF_OF = {
+    "add": "add", "sub": "sub", "mul": "mul", "div": "true_divide", "div_floor": "floor_divide",
+    "div_trunc": "trunc_divide", "floor_divide": "floor_divide", "remainder": "remainder",
+    "pow": "pow", "maximum": "maximum", "minimum": "minimum", "atan2": "atan2", "eq": "eq",
+    "ne": "ne", "lt": "lt", "le": "le", "gt": "gt", "ge": "ge", "logical_and": "logical_and",
+    "logical_or": "logical_or", "logical_xor": "logical_xor", "bitwise_and": "bitwise_and",
+    "bitwise_or": "bitwise_or", "bitwise_xor": "bitwise_xor", "where": "where", "neg": "neg",
+    "abs": "abs", "sqrt": "sqrt",
+}
+ARITY = {"where": 3, "neg": 1, "abs": 1, "sqrt": 1}
+
+
+def values(dtype, shape, seed):
+    """Small values with signs, zeros, halves and (for floats) inf and NaN."""
+    g = torch.Generator().manual_seed(seed)
+    if dtype == torch.bool:
+        return torch.randint(0, 2, shape, generator=g).bool()
+    if dtype.is_complex:
+        real = (torch.randint(-8, 9, shape, generator=g) / 2.0).to(dtype)
+        imag = (torch.randint(-8, 9, shape, generator=g) / 2.0).to(dtype)
+        return real + 1j * imag
+    if dtype.is_floating_point:
+        x = torch.randint(-16, 17, shape, generator=g) / 4.0
+        flat = x.view(-1)
+        if flat.numel() >= 4:
+            flat[:3] = torch.tensor([float("nan"), float("inf"), -0.0])
+        return x.to(dtype)
+    low = 0 if dtype == torch.uint8 else -6
+    return torch.randint(low, 7, shape, generator=g).to(dtype)
+
+
+def call_torch(op, *args, **kwargs):
+    return getattr(torch, op)(*args, **kwargs)
+
+
+# Relative tolerances for the ops whose last bits PyTorch itself leaves to
+# the code path (vectorized or scalar complex division, libm's atan2);
+# every other op must match bit for bit.
+INEXACT_OPS = {"div", "atan2"}
+TOLERANCE = {torch.float16: 2e-3, torch.bfloat16: 1.6e-2, torch.float32: 2e-6,
+             torch.float64: 1e-12, torch.complex64: 2e-6, torch.complex128: 1e-12}
+
+
+def same(theirs, mine, what, exact=True):
+    assert mine.dtype == theirs.dtype, f"{what}: dtype {mine.dtype}, torch {theirs.dtype}"
+    assert mine.shape == theirs.shape, f"{what}: shape {mine.shape}, torch {theirs.shape}"
+    rtol = 0 if exact else TOLERANCE.get(theirs.dtype, 0)
+    torch.testing.assert_close(mine, theirs, rtol=rtol, atol=0, equal_nan=True,
+                               msg=lambda m: f"{what}: {m}")
+
+
+def compare(op, args, kwargs=None, what=""):
+    """Both or neither raise; when torch computes, ours matches it. Returns
+    whether torch computed."""
+    kwargs = kwargs or {}
+    try:
+        theirs = call_torch(op, *args, **kwargs)
+    except (RuntimeError, TypeError):
+        return False
+    mine = getattr(ours, op)(*args, **kwargs)
+    same(theirs, mine, f"{op}{what}", exact=op not in INEXACT_OPS)
+    return True
+
+
+def second_operands(dtype, seed):
+    """Tensors of another dtype in several layouts, and Python scalars."""
+    other = values(dtype, (4, 5), seed)
+    forms = {
+        "same shape": other,
+        "broadcast row": values(dtype, (5,), seed + 1),
+        "0-d": values(dtype, (), seed + 2),
+        "transposed view": values(dtype, (5, 4), seed + 3).t(),
+    }
+    return forms
+
+
+def python_scalars():
+    return [True, 3, -2, 0, 2.5, -0.5, float("inf"), 1.5 - 2j]
+
+
+@pytest.mark.parametrize("op", BINARY_OPS)
+def test_binary_op_matches_torch_on_every_dtype_pair(op):
+    computed = 0
+    for i, (a_dtype, b_dtype) in enumerate(itertools.product(DTYPES, DTYPES)):
+        a = values(a_dtype, (4, 5), 2 * i)
+        strided_a = values(a_dtype, (4, 10), 2 * i + 1)[:, ::2]  # non-contiguous
+        for name, b in second_operands(b_dtype, 7 * i).items():
+            for label, first in (("", a), (" (strided self)", strided_a)):
+                what = f"({a_dtype}{label}, {b_dtype} {name})"
+                computed += compare(op, (first, b), what=what)
+                if op == "div":
+                    for mode in ("floor", "trunc"):
+                        computed += compare(op, (first, b), {"rounding_mode": mode}, what + mode)
+    assert computed > 0, f"torch computed no case of {op}"
+
+
+# torch's functions that take no Python scalar as the second operand (ours
+# do, promoting it as a wrapped number).
+TENSOR_ONLY_OPS = {"maximum", "minimum", "atan2", "logical_and", "logical_or", "logical_xor"}
+
+
+@pytest.mark.parametrize("op", sorted(set(BINARY_OPS) - TENSOR_ONLY_OPS))
+def test_binary_op_matches_torch_with_python_scalars(op):
+    computed = 0
+    for i, dtype in enumerate(DTYPES):
+        a = values(dtype, (3, 4), i)
+        for scalar in python_scalars():
+            computed += compare(op, (a, scalar), what=f"({dtype}, {scalar!r})")
+            computed += compare(op, (a[:, ::2], scalar), what=f"({dtype} strided, {scalar!r})")
+            if op == "div":
+                for mode in ("floor", "trunc"):
+                    computed += compare(op, (a, scalar), {"rounding_mode": mode},
+                                        f"({dtype}, {scalar!r}) {mode}")
+    assert computed > 0
+
+
+def test_where_matches_torch():
+    computed = 0
+    for i, (a_dtype, b_dtype) in enumerate(itertools.product(DTYPES, DTYPES)):
+        condition = values(torch.bool, (4, 5), i)
+        a, b = values(a_dtype, (4, 5), i + 1), values(b_dtype, (5,), i + 2)
+        computed += compare("where", (condition, a, b), what=f"({a_dtype}, {b_dtype})")
+        computed += compare("where", (condition.t().contiguous().t(), a, b),
+                            what=f"(strided condition, {a_dtype}, {b_dtype})")
+        computed += compare("where", (condition.to(torch.uint8), a, values(b_dtype, (), i)),
+                            what=f"(uint8 condition, {a_dtype}, 0-d {b_dtype})")
+    for dtype in DTYPES:
+        condition = values(torch.bool, (3, 4), 1)
+        a = values(dtype, (3, 4), 2)
+        for scalar in python_scalars():
+            computed += compare("where", (condition, a, scalar), what=f"({dtype}, {scalar!r})")
+            computed += compare("where", (condition, scalar, a), what=f"({scalar!r}, {dtype})")
+        computed += compare("where", (condition, 1.5, 2), what="(1.5, 2)")
+    assert computed > 0
+
+
+def test_out_variants():
+    a = values(torch.int8, (4, 5), 1)
+    b = values(torch.float32, (5,), 2)
+    for out_dtype in (torch.float32, torch.float64, torch.complex64):
+        for out in (torch.empty(4, 5, dtype=out_dtype), torch.empty(0, dtype=out_dtype),
+                    torch.empty(5, 4, dtype=out_dtype).t()):
+            theirs = torch.add(a, b, out=out.clone())
+            mine_out = out.clone()
+            returned = ours.add(a, b, out=mine_out)
+            same(theirs, mine_out, f"add out={out_dtype} {tuple(out.shape)}")
+            assert returned.data_ptr() == mine_out.data_ptr()
+    for mode in (None, "floor", "trunc"):
+        out = torch.empty(4, 5, dtype=torch.float32)
+        same(torch.div(a, b, rounding_mode=mode), ours.div(a, b, rounding_mode=mode, out=out),
+             f"div out= {mode}")
+        out = torch.empty(4, 5, dtype=torch.float64)
+        same(torch.div(a, 3, rounding_mode=mode, out=out.clone()),
+             ours.div(a, 3, rounding_mode=mode, out=out), f"div scalar out= {mode}")
+    out = torch.empty(4, 5, dtype=torch.bool)
+    same(torch.lt(a, b, out=out.clone()), ours.lt(a, b, out=out), "lt out=")
+    out = torch.empty(4, 5, dtype=torch.float32)
+    same(torch.where(a > 0, a, b, out=out.clone()), ours.where(a > 0, a, b, out=out), "where out=")
+    # float32 results can't be written to int64, as in torch.
+    with pytest.raises(RuntimeError):
+        torch.add(a, b, out=torch.empty(4, 5, dtype=torch.int64))
+    with pytest.raises(RuntimeError, match="can't be cast"):
+        ours.add(a, b, out=torch.empty(4, 5, dtype=torch.int64))
+
+
+def test_default_dtype_follows_torch():
+    a = values(torch.int16, (3,), 1)
+    previous = torch.get_default_dtype()
+    try:
+        torch.set_default_dtype(torch.float64)
+        same(torch.div(a, 2), ours.div(a, 2), "div under float64 default")
+        same(torch.add(a, 0.5), ours.add(a, 0.5), "add under float64 default")
+    finally:
+        torch.set_default_dtype(previous)
+
+
+def test_errors_are_runtime_errors_like_torch():
+    b = torch.tensor([True, False])
+    for call in (lambda m: m.sub(b, b), lambda m: m.bitwise_and(torch.ones(2), 1),
+                 lambda m: m.lt(torch.ones(2, dtype=torch.complex64), 1),
+                 lambda m: m.div(torch.ones(2), 2, rounding_mode="round")):
+        with pytest.raises(RuntimeError):
+            call(torch)
+        with pytest.raises(RuntimeError):
+            call(ours)
+
+
+def test_promotion_kinds_match_torch_refs():
+    """Each op's kind is the one torch._refs declares for it."""
+
+    def ref_kind(fn):
+        # elementwise_type_promotion_wrapper keeps the kind in the closure
+        # of the function it returns (through functools.wraps layers).
+        stack, seen = [fn], set()
+        while stack:
+            f = stack.pop()
+            if id(f) in seen:
+                continue
+            seen.add(id(f))
+            for cell in getattr(f, "__closure__", None) or ():
+                try:
+                    v = cell.cell_contents
+                except ValueError:
+                    continue
+                if hasattr(v, "type_promotion_kind"):
+                    return v.type_promotion_kind
+                if isinstance(v, prims_common.ELEMENTWISE_TYPE_PROMOTION_KIND):
+                    return v
+                if callable(v):
+                    stack.append(v)
+            if getattr(f, "__wrapped__", None) is not None:
+                stack.append(f.__wrapped__)
+        return None
+
+    for op, ref in REF_OF.items():
+        kind = ref_kind(getattr(refs, ref))
+        assert kind is not None, f"torch._refs.{ref} declares no kind"
+        operands = [torch.ones(2, dtype=torch.int32)] * ARITY.get(op, 2)
+        if op == "where":
+            operands[0] = torch.ones(2, dtype=torch.bool)
+        mine = ours.op_dtypes(op, operands)[0]
+        assert mine == kind.name, f"{op}: ours {mine}, torch._refs.{ref} {kind.name}"
+
+
+def test_op_dtypes_match_elementwise_dtypes():
+    """(opmath, result) of each op on every dtype pair it computes, against
+    torch._prims_common.elementwise_dtypes under the op's kind."""
+    checked = 0
+    names = {str(d).replace("torch.", ""): d for d in DTYPES}
+    for op, ref in REF_OF.items():
+        arity = ARITY.get(op, 2)
+        for dtypes in itertools.product(DTYPES, repeat=min(arity, 2)):
+            tensors = [torch.ones(2, dtype=d) for d in dtypes]
+            if op == "where":
+                tensors = [torch.ones(2, dtype=torch.bool)] + tensors
+            try:
+                kind, _, opmath, result = ours.op_dtypes(op, tensors)
+            except RuntimeError:
+                continue  # an error of the op's rules (bitwise on floats, ...)
+            promoting = tensors[1:] if op == "where" else tensors
+            kind = prims_common.ELEMENTWISE_TYPE_PROMOTION_KIND[kind]
+            want_opmath, want_result = prims_common.elementwise_dtypes(
+                *promoting, type_promotion_kind=kind)
+            assert (names[opmath], names[result]) == (want_opmath, want_result), (
+                f"{op}{tuple(dtypes)}: ours ({opmath}, {result}), torch "
+                f"({want_opmath}, {want_result})")
+            checked += 1
+    assert checked > 1000
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")
+def test_cuda_runs_on_the_current_stream():
+    """Ops queue behind work already on the current (non-default) stream:
+    the input is written there after a long sleep, so an op on another
+    stream would read it too early."""
+    stream = torch.cuda.Stream()
+    expected = torch.add(values(torch.int8, (1 << 20,), 1), 0.5)
+    with torch.cuda.stream(stream):
+        x = torch.zeros(1 << 20, dtype=torch.int8, device="cuda")
+        torch.cuda._sleep(200_000_000)
+        x.copy_(values(torch.int8, (1 << 20,), 1).cuda(non_blocking=True))
+        y = ours.add(x, 0.5)
+    stream.synchronize()
+    same(expected, y.cpu(), "add on a side stream")
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")
+def test_cuda_ops_match_torch():
+    for op in BINARY_OPS:
+        for a_dtype, b_dtype in itertools.product(DTYPES, DTYPES):
+            a = values(a_dtype, (4, 5), 1).cuda()
+            for b in (values(b_dtype, (5,), 2).cuda(), values(b_dtype, (5, 4), 3).cuda().t(),
+                      values(b_dtype, (), 4), 2.5):
+                try:
+                    theirs = call_torch(op, a, b)
+                except (RuntimeError, TypeError):
+                    continue
+                same(theirs.cpu(), getattr(ours, op)(a, b).cpu(), f"cuda {op}({a_dtype}, {b})",
+                     exact=op not in INEXACT_OPS)
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__, "-q", "-p", "no:cacheprovider"]))

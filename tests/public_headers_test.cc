@@ -23,6 +23,7 @@
 #include "oneflow_promote/functional/op_rules.h"
 #include "oneflow_promote/functional/tensor.h"
 #include "oneflow_promote/functional/tensor_processor.h"
+#include "oneflow_promote/functional/tensor_processor_pipe.h"
 #include "oneflow_promote/functional/tensor_traits.h"
 #include "oneflow_promote/numeric_types.h"
 #include "oneflow_promote/policy.h"

@@ -24,7 +24,8 @@ LAYERS = [
     ("op rules and TensorProcessor", ["oneflow_promote/functional/op_list.h",
                                       "oneflow_promote/functional/op_rules",
                                       "oneflow_promote/functional/tensor_traits.h",
-                                      "oneflow_promote/functional/tensor_processor.h"]),
+                                      "oneflow_promote/functional/tensor_processor.h",
+                                      "oneflow_promote/functional/tensor_processor_pipe.h"]),
     ("functional ops and their kernels", ["oneflow_promote/functional/"]),
     ("CLI and PyTorch extension", ["oneflow_promote/cli/", "torch_extension/"]),
 ]

@@ -40,9 +40,10 @@ REF_OF = {
     "ne": "ne", "lt": "lt", "le": "le", "gt": "gt", "ge": "ge", "logical_and": "logical_and",
     "logical_or": "logical_or", "logical_xor": "logical_xor", "bitwise_and": "bitwise_and",
     "bitwise_or": "bitwise_or", "bitwise_xor": "bitwise_xor", "where": "where", "neg": "neg",
-    "abs": "abs", "sqrt": "sqrt",
+    "abs": "abs", "sqrt": "sqrt", "dot": "dot",
 }
 ARITY = {"where": 3, "neg": 1, "abs": 1, "sqrt": 1}
+REDUCTIONS = ["sum", "prod", "mean", "cumsum"]
 
 
 def values(dtype, shape, seed):
@@ -281,6 +282,25 @@ def test_op_dtypes_match_elementwise_dtypes():
                 f"({want_opmath}, {want_result})")
             checked += 1
     assert checked > 1000
+
+
+def test_reduction_dtypes_match_torch():
+    """The reductions carry no elementwise kind in torch._refs: their
+    result dtypes (the int64 floor, mean's float-only rule) against torch."""
+    checked = 0
+    for op in REDUCTIONS:
+        for dtype in DTYPES:
+            x = torch.ones(3, dtype=dtype)
+            try:
+                theirs = (torch.cumsum(x, 0) if op == "cumsum" else getattr(torch, op)(x)).dtype
+            except RuntimeError:
+                with pytest.raises(RuntimeError):
+                    ours.op_dtypes(op, [x])
+                continue
+            result = ours.op_dtypes(op, [x])[3]
+            assert result == str(theirs).replace("torch.", ""), f"{op}({dtype})"
+            checked += 1
+    assert checked > 30
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")

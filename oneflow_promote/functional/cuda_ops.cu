@@ -419,33 +419,35 @@ __global__ void CumsumKernel(const T* in, T* out, int64_t outer, int64_t length,
   }
 }
 
-// Runs `launch` on device `ordinal` and waits for it.
+// Runs `launch` on device `ordinal` and waits for its stream.
 template <typename F>
-CudaResult OnDevice(int ordinal, F launch) {
+CudaResult OnDevice(int ordinal, cudaStream_t stream, F launch) {
   int previous = 0;
   if (CudaResult r = Result(cudaGetDevice(&previous)); !r.ok()) return r;
   if (CudaResult r = Result(cudaSetDevice(ordinal)); !r.ok()) return r;
   CudaResult result = launch();
   if (result.ok()) result = Result(cudaGetLastError());
-  if (result.ok()) result = Result(cudaDeviceSynchronize());
+  if (result.ok()) result = Result(cudaStreamSynchronize(stream));
   cudaSetDevice(previous);
   return result;
 }
 
 }  // namespace
 
-CudaResult CudaReduceAll(Op op, DType dtype, const void* in, int64_t n, void* out, int ordinal) {
+CudaResult CudaReduceAll(Op op, DType dtype, const void* in, int64_t n, void* out, int ordinal,
+                         void* stream_handle) {
+  const cudaStream_t stream = static_cast<cudaStream_t>(stream_handle);
   return VisitDType(dtype, [&](auto tag) -> CudaResult {
     using T = typename decltype(tag)::type;
     if constexpr (!kAccumulates<T>) {
       return {-1, "no CUDA reduction for this dtype"};
     } else {
-      return OnDevice(ordinal, [&] {
+      return OnDevice(ordinal, stream, [&] {
         const T* x = static_cast<const T*>(in);
         if (op == Op::kProd) {
-          ReduceKernel<T, true, false><<<1, kReduceThreads>>>(x, 1, x, 1, n, static_cast<T*>(out), false);
+          ReduceKernel<T, true, false><<<1, kReduceThreads, 0, stream>>>(x, 1, x, 1, n, static_cast<T*>(out), false);
         } else {
-          ReduceKernel<T, false, false><<<1, kReduceThreads>>>(x, 1, x, 1, n, static_cast<T*>(out),
+          ReduceKernel<T, false, false><<<1, kReduceThreads, 0, stream>>>(x, 1, x, 1, n, static_cast<T*>(out),
                                                                op == Op::kMean);
         }
         return CudaResult{};
@@ -455,16 +457,17 @@ CudaResult CudaReduceAll(Op op, DType dtype, const void* in, int64_t n, void* ou
 }
 
 CudaResult CudaCumsum(DType dtype, const void* in, void* out, int64_t outer, int64_t length,
-                      int64_t inner, int ordinal) {
+                      int64_t inner, int ordinal, void* stream_handle) {
+  const cudaStream_t stream = static_cast<cudaStream_t>(stream_handle);
   return VisitDType(dtype, [&](auto tag) -> CudaResult {
     using T = typename decltype(tag)::type;
     if constexpr (!kAccumulates<T>) {
       return {-1, "no CUDA cumsum for this dtype"};
     } else {
-      return OnDevice(ordinal, [&] {
+      return OnDevice(ordinal, stream, [&] {
         const int64_t lines = outer * inner;
         const int64_t blocks = std::max<int64_t>(1, std::min<int64_t>((lines + 255) / 256, 65536));
-        CumsumKernel<T><<<static_cast<unsigned>(blocks), 256>>>(
+        CumsumKernel<T><<<static_cast<unsigned>(blocks), 256, 0, stream>>>(
             static_cast<const T*>(in), static_cast<T*>(out), outer, length, inner);
         return CudaResult{};
       });
@@ -473,14 +476,15 @@ CudaResult CudaCumsum(DType dtype, const void* in, void* out, int64_t outer, int
 }
 
 CudaResult CudaDot(DType dtype, const void* a, int64_t stride_a, const void* b, int64_t stride_b,
-                   int64_t n, void* out, int ordinal) {
+                   int64_t n, void* out, int ordinal, void* stream_handle) {
+  const cudaStream_t stream = static_cast<cudaStream_t>(stream_handle);
   return VisitDType(dtype, [&](auto tag) -> CudaResult {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, bool>) {
       return {-1, "no CUDA dot for this dtype"};
     } else {
-      return OnDevice(ordinal, [&] {
-        ReduceKernel<T, false, true><<<1, kReduceThreads>>>(static_cast<const T*>(a), stride_a,
+      return OnDevice(ordinal, stream, [&] {
+        ReduceKernel<T, false, true><<<1, kReduceThreads, 0, stream>>>(static_cast<const T*>(a), stride_a,
                                                             static_cast<const T*>(b), stride_b, n,
                                                             static_cast<T*>(out), false);
         return CudaResult{};

@@ -130,7 +130,8 @@ absl::StatusOr<Tensor> RunElementwise(Op op, absl::Span<const Tensor> inputs,
 
 // Copies `result` into `destination` (same shape, contiguous), converting;
 // nothing to do when the kernel wrote there already.
-absl::Status WriteInto(const Tensor& result, Tensor& destination, absl::string_view role) {
+absl::Status WriteInto(const Tensor& result, Tensor& destination, absl::string_view role,
+                       const ExecutionContext& context) {
   if (result.data() == destination.data() && result.dtype() == destination.dtype()) {
     return absl::OkStatus();
   }
@@ -152,7 +153,7 @@ absl::Status WriteInto(const Tensor& result, Tensor& destination, absl::string_v
     return s;
   }
   return CastElements(result.data(), result.dtype(), destination.data(), destination.dtype(),
-                      result.numel(), destination.device());
+                      result.numel(), WithContext(destination.device(), context));
 }
 
 // Call, writing elementwise results straight into `destination` where it
@@ -183,7 +184,7 @@ absl::StatusOr<Tensor> Run(Op op, absl::Span<const Tensor> inputs, const OpOptio
       if (op != Op::kCumsum) {
         absl::StatusOr<Tensor> out = Tensor::Empty(dtypes->result, {}, *device);
         if (!out.ok()) return out;
-        if (absl::Status s = op_kernels::ReduceAll(op, x, *out); !s.ok()) return s;
+        if (absl::Status s = op_kernels::ReduceAll(op, x, *out, options.context); !s.ok()) return s;
         return out;
       }
       const int64_t rank = std::max<int64_t>(x.ndim(), 1);
@@ -195,13 +196,13 @@ absl::StatusOr<Tensor> Run(Op op, absl::Span<const Tensor> inputs, const OpOptio
       }
       absl::StatusOr<Tensor> out = Tensor::Empty(dtypes->result, x.shape(), *device);
       if (!out.ok()) return out;
-      if (absl::Status s = op_kernels::Cumsum(x, dim, *out); !s.ok()) return s;
+      if (absl::Status s = op_kernels::Cumsum(x, dim, *out, options.context); !s.ok()) return s;
       return out;
     }
     case Op::kDot: {
       absl::StatusOr<Tensor> out = Tensor::Empty(dtypes->result, {}, *device);
       if (!out.ok()) return out;
-      if (absl::Status s = op_kernels::Dot(inputs[0], inputs[1], *out); !s.ok()) return s;
+      if (absl::Status s = op_kernels::Dot(inputs[0], inputs[1], *out, options.context); !s.ok()) return s;
       return out;
     }
     default:
@@ -226,7 +227,7 @@ absl::Status CallOut(Op op, absl::Span<const Tensor> inputs, Tensor& out,
                      const OpOptions& options) {
   absl::StatusOr<Tensor> result = Run(op, inputs, options, &out);
   if (!result.ok()) return result.status();
-  return WriteInto(*result, out, "out=");
+  return WriteInto(*result, out, "out=", options.context);
 }
 
 absl::Status CallInPlace(Op op, Tensor& self, absl::Span<const Tensor> others,
@@ -235,7 +236,7 @@ absl::Status CallInPlace(Op op, Tensor& self, absl::Span<const Tensor> others,
   inputs.insert(inputs.end(), others.begin(), others.end());
   absl::StatusOr<Tensor> result = Run(op, inputs, options, &self);
   if (!result.ok()) return result.status();
-  return WriteInto(*result, self, "output");
+  return WriteInto(*result, self, "output", options.context);
 }
 
 }  // namespace oneflow_promote::functional

@@ -415,36 +415,37 @@ namespace {
 // Without the toolkit no tensor can be on a device; these keep one code path.
 namespace cuda_ops_internal {
 inline cast_internal::CudaResult Unavailable() { return {-2, "built without CUDA"}; }
-inline cast_internal::CudaResult CudaReduceAll(Op, DType, const void*, int64_t, void*, int) {
+inline cast_internal::CudaResult CudaReduceAll(Op, DType, const void*, int64_t, void*, int,
+                                               void*) {
   return Unavailable();
 }
 inline cast_internal::CudaResult CudaCumsum(DType, const void*, void*, int64_t, int64_t, int64_t,
-                                            int) {
+                                            int, void*) {
   return Unavailable();
 }
 inline cast_internal::CudaResult CudaDot(DType, const void*, int64_t, const void*, int64_t,
-                                         int64_t, void*, int) {
+                                         int64_t, void*, int, void*) {
   return Unavailable();
 }
 }  // namespace cuda_ops_internal
 #endif
 
-absl::StatusOr<Tensor> Contiguous(const Tensor& t) {
+absl::StatusOr<Tensor> Contiguous(const Tensor& t, const ExecutionContext& context) {
   if (t.is_contiguous()) return t;
-  return t.Clone();
+  return t.Clone(context);
 }
 
 }  // namespace
 
-absl::Status ReduceAll(Op op, const Tensor& input, Tensor& out) {
-  absl::StatusOr<Tensor> in = Contiguous(input);
+absl::Status ReduceAll(Op op, const Tensor& input, Tensor& out, const ExecutionContext& context) {
+  absl::StatusOr<Tensor> in = Contiguous(input, context);
   if (!in.ok()) return in.status();
   if (in->dtype() != out.dtype()) return absl::InternalError("ReduceAll: dtype mismatch");
   const int64_t n = in->numel();
   if (in->is_cuda()) {
     return cast_internal::CudaStatus(
         cuda_ops_internal::CudaReduceAll(op, in->dtype(), in->data(), n, out.data(),
-                                         out.device().ordinal),
+                                         out.device().ordinal, context.cuda_stream),
         "CUDA ", functional::OpName(op), " of ", Name(in->dtype()));
   }
   return VisitDType(in->dtype(), [&](auto tag) -> absl::Status {
@@ -471,8 +472,9 @@ absl::Status ReduceAll(Op op, const Tensor& input, Tensor& out) {
   });
 }
 
-absl::Status Cumsum(const Tensor& input, int64_t dim, Tensor& out) {
-  absl::StatusOr<Tensor> in = Contiguous(input);
+absl::Status Cumsum(const Tensor& input, int64_t dim, Tensor& out,
+                    const ExecutionContext& context) {
+  absl::StatusOr<Tensor> in = Contiguous(input, context);
   if (!in.ok()) return in.status();
   if (in->dtype() != out.dtype()) return absl::InternalError("Cumsum: dtype mismatch");
   const int64_t n = in->numel();
@@ -487,7 +489,7 @@ absl::Status Cumsum(const Tensor& input, int64_t dim, Tensor& out) {
   if (in->is_cuda()) {
     return cast_internal::CudaStatus(
         cuda_ops_internal::CudaCumsum(in->dtype(), in->data(), out.data(), outer, length, inner,
-                                      out.device().ordinal),
+                                      out.device().ordinal, context.cuda_stream),
         "CUDA cumsum of ", Name(in->dtype()));
   }
   return VisitDType(in->dtype(), [&](auto tag) -> absl::Status {
@@ -516,7 +518,7 @@ absl::Status Cumsum(const Tensor& input, int64_t dim, Tensor& out) {
   });
 }
 
-absl::Status Dot(const Tensor& a, const Tensor& b, Tensor& out) {
+absl::Status Dot(const Tensor& a, const Tensor& b, Tensor& out, const ExecutionContext& context) {
   if (a.ndim() != 1 || b.ndim() != 1 || a.dtype() != out.dtype() || b.dtype() != out.dtype()) {
     return absl::InternalError("Dot: expects two 1-d tensors of the output's dtype");
   }
@@ -534,7 +536,8 @@ absl::Status Dot(const Tensor& a, const Tensor& b, Tensor& out) {
   if (out.is_cuda()) {
     return cast_internal::CudaStatus(
         cuda_ops_internal::CudaDot(a.dtype(), a.data(), a.strides()[0], b.data(), b.strides()[0],
-                                   a.shape()[0], out.data(), out.device().ordinal),
+                                   a.shape()[0], out.data(), out.device().ordinal,
+                                   context.cuda_stream),
         "CUDA dot of ", Name(a.dtype()));
   }
   return VisitDType(a.dtype(), [&](auto tag) -> absl::Status {

@@ -40,14 +40,17 @@ namespace oneflow_promote::op_kernels {
 
 // sum, prod or mean of all elements of `input` (dtype `compute`) into the
 // 0-d tensor `out`; floating sums accumulate in float64 (complex128).
-[[nodiscard]] absl::Status ReduceAll(functional::Op op, const Tensor& input, Tensor& out);
+[[nodiscard]] absl::Status ReduceAll(functional::Op op, const Tensor& input, Tensor& out,
+                                     const ExecutionContext& context = {});
 
 // Inclusive prefix sums of `input` (dtype `out`'s) along `dim` into the
 // contiguous `out` of the same shape; floating sums accumulate in float64.
-[[nodiscard]] absl::Status Cumsum(const Tensor& input, int64_t dim, Tensor& out);
+[[nodiscard]] absl::Status Cumsum(const Tensor& input, int64_t dim, Tensor& out,
+                                  const ExecutionContext& context = {});
 
 // The dot product of two 1-d tensors of out's dtype into the 0-d `out`.
-[[nodiscard]] absl::Status Dot(const Tensor& a, const Tensor& b, Tensor& out);
+[[nodiscard]] absl::Status Dot(const Tensor& a, const Tensor& b, Tensor& out,
+                               const ExecutionContext& context = {});
 
 }  // namespace oneflow_promote::op_kernels
 

@@ -245,7 +245,7 @@ constexpr OpRule kBuiltinRules[] = {
     {"remainder", 2, K::kDefault, kIntegersAndFloats, "remainder_cpu", ReductionFloor::kNone,
      false, 0, nullptr, CheckIntegerDivisor},
     {"pow", 2, K::kBoolToLong, kNumberCategories, "pow", ReductionFloor::kNone, false, 0,
-     CheckPowOperands, CheckPowExponent},
+     CheckPowOperands, CheckPowExponent, PowSkipsKernel},
     {"maximum", 2, K::kDefault, kRealCategories, "", ReductionFloor::kNone, false, 0,
      CheckNoComplexOperands<Op::kMaximum>},
     {"minimum", 2, K::kDefault, kRealCategories, "", ReductionFloor::kNone, false, 0,
@@ -383,10 +383,7 @@ absl::StatusOr<OpDTypes> InferOpDTypes(const OpRule& rule, absl::Span<const Oper
   if (!promoted.ok()) return promoted.status();
 
   OpDTypes dtypes{*promoted, *promoted, *promoted};
-  // x ** 0, x ** 1 and 1 ** x are a copy or a fill in PyTorch: no kernel,
-  // so neither the categories nor the kind apply.
-  const bool copies = rule.check_operands == CheckPowOperands && PowSkipsKernel(operands);
-  if (!copies) {
+  if (rule.runs_no_kernel == nullptr || !rule.runs_no_kernel(operands)) {
     if (!(rule.categories & CategoryBit(*promoted))) {
       return Invalid(absl::StrCat("\"", rule.kernel.empty() ? rule.name : rule.kernel,
                                   "\" not implemented for '", Name(*promoted), "'"));

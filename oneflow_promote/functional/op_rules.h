@@ -122,6 +122,10 @@ struct OpRule {
   // operands with their dtypes after it. Null: none.
   absl::Status (*check_operands)(absl::Span<const Operand> operands) = nullptr;
   absl::Status (*check_dtypes)(absl::Span<const Operand> operands, const OpDTypes& dtypes) = nullptr;
+  // The operands for which the op is a copy or a fill, run by no kernel
+  // (pow's x ** 0, x ** 1, 1 ** x): neither the categories nor the kind
+  // apply. Null: none.
+  bool (*runs_no_kernel)(absl::Span<const Operand> operands) = nullptr;
 };
 
 // The rule of a built-in op.

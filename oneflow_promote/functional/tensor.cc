@@ -209,10 +209,11 @@ absl::StatusOr<Tensor> Tensor::Transpose(int64_t a, int64_t b) const {
   return AsStrided(shape, strides, offset_bytes_ / static_cast<int64_t>(ItemSize(dtype_)));
 }
 
-absl::StatusOr<Tensor> Tensor::Clone() const {
+absl::StatusOr<Tensor> Tensor::Clone(const ExecutionContext& context) const {
   absl::StatusOr<Tensor> copy = Empty(dtype_, shape_, device_);
   if (!copy.ok()) return copy;
-  if (absl::Status s = CastStrided(data(), dtype_, shape_, strides_, copy->data(), dtype_, device_);
+  if (absl::Status s = CastStrided(data(), dtype_, shape_, strides_, copy->data(), dtype_,
+                                   WithContext(device_, context));
       !s.ok()) {
     return s;
   }

@@ -99,7 +99,7 @@ class Tensor {
   [[nodiscard]] absl::StatusOr<Tensor> Transpose(int64_t a, int64_t b) const;
 
   // The elements in a new contiguous buffer; the copy is not a wrapped number.
-  [[nodiscard]] absl::StatusOr<Tensor> Clone() const;
+  [[nodiscard]] absl::StatusOr<Tensor> Clone(const ExecutionContext& context = {}) const;
   // A new contiguous tensor of `dtype` with the elements converted (the
   // library's cast kernels; a wrapped number converts on the host, with no
   // kernel dispatch, into a plain 0-d tensor). The same dtype returns this

@@ -54,21 +54,22 @@ struct CudaElementwiseArgs {
 
 // sum, prod or mean of n contiguous elements of `dtype` (an accumulating
 // dtype: int64, floating or complex) into the one element at `out`, all on
-// device `ordinal`; waits for it.
+// device `ordinal`, on `stream`; waits for it.
 [[nodiscard]] cast_internal::CudaResult CudaReduceAll(functional::Op op, DType dtype,
                                                       const void* in, int64_t n, void* out,
-                                                      int ordinal);
+                                                      int ordinal, void* stream);
 
 // Inclusive prefix sums along the middle axis of contiguous [outer, length,
-// inner] data.
+// inner] data, on `stream`; waits for it.
 [[nodiscard]] cast_internal::CudaResult CudaCumsum(DType dtype, const void* in, void* out,
                                                    int64_t outer, int64_t length, int64_t inner,
-                                                   int ordinal);
+                                                   int ordinal, void* stream);
 
-// The dot product of two strided vectors of n elements into `out`.
+// The dot product of two strided vectors of n elements into `out`, on
+// `stream`; waits for it.
 [[nodiscard]] cast_internal::CudaResult CudaDot(DType dtype, const void* a, int64_t stride_a,
                                                 const void* b, int64_t stride_b, int64_t n,
-                                                void* out, int ordinal);
+                                                void* out, int ordinal, void* stream);
 
 }  // namespace oneflow_promote::cuda_ops_internal
 

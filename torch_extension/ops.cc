@@ -52,16 +52,6 @@ T ValueOrThrow(absl::StatusOr<T> value) {
   return *std::move(value);
 }
 
-Operand ScalarOperand(const c10::Scalar& s) {
-  if (s.isBoolean()) return Operand::PyBool(s.toBool());
-  if (s.isIntegral(/*includeBool=*/false)) return Operand::PyInt(s.toLong());
-  if (s.isComplex()) {
-    const c10::complex<double> z = s.toComplexDouble();
-    return Operand::PyComplex({z.real(), z.imag()});
-  }
-  return Operand::PyFloat(s.toDouble());
-}
-
 absl::StatusOr<DType> DTypeOf(at::ScalarType type, size_t position) {
   const std::optional<DType> dtype = FromTorchScalarType(type);
   if (dtype.has_value()) return *dtype;

@@ -64,8 +64,7 @@ std::optional<DType> FromTorchScalarType(at::ScalarType type) {
   return std::nullopt;
 }
 
-Operand TensorTraits<at::Tensor>::ScalarOf(const at::Tensor& t) {
-  const at::Scalar value = t.item();
+Operand ScalarOperand(const c10::Scalar& value) {
   if (value.isBoolean()) return Operand::PyBool(value.toBool());
   if (value.isIntegral(/*includeBool=*/false)) return Operand::PyInt(value.toLong());
   if (value.isComplex()) {
@@ -74,6 +73,8 @@ Operand TensorTraits<at::Tensor>::ScalarOf(const at::Tensor& t) {
   }
   return Operand::PyFloat(value.toDouble());
 }
+
+Operand TensorTraits<at::Tensor>::ScalarOf(const at::Tensor& t) { return ScalarOperand(t.item()); }
 
 ExecutionContext CurrentTorchContext(const c10::Device& device) {
   ExecutionContext context;

@@ -32,6 +32,9 @@ namespace oneflow_promote {
 // types this library does not have.
 [[nodiscard]] std::optional<DType> FromTorchScalarType(at::ScalarType type);
 
+// How the promotion rules see a Python scalar that reached C++ as a Scalar.
+[[nodiscard]] Operand ScalarOperand(const c10::Scalar& value);
+
 // PyTorch's execution context for work on `device`: its intra-op thread
 // count, and its current stream when `device` is a CUDA device. Needs no
 // CUDA headers (c10's device-generic stream API).

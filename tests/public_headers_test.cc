@@ -28,6 +28,7 @@
 #include "oneflow_promote/numeric_types.h"
 #include "oneflow_promote/policy.h"
 #include "oneflow_promote/result_type.h"
+#include "oneflow_promote/sbp/sbp.h"
 
 // The libtorch adapter needs C++20 itself (it includes ATen).
 #if __cplusplus >= 202002L

@@ -25,7 +25,8 @@ LAYERS = [
                                       "oneflow_promote/functional/op_rules",
                                       "oneflow_promote/functional/tensor_traits.h",
                                       "oneflow_promote/functional/tensor_processor.h",
-                                      "oneflow_promote/functional/tensor_processor_pipe.h"]),
+                                      "oneflow_promote/functional/tensor_processor_pipe.h",
+                                      "oneflow_promote/sbp/"]),
     ("functional ops and their kernels", ["oneflow_promote/functional/"]),
     ("CLI and PyTorch extension", ["oneflow_promote/cli/", "torch_extension/"]),
 ]

@@ -37,7 +37,7 @@ def is_top(path):
     """Tests, their helpers, benchmarks and examples: above every layer."""
     name = path.name
     return (path.parts[0] in ("tests", "bench", "examples", "tools") or "testdata" in path.parts
-            or re.search(r"_test(_util)?\.(h|cc|c)$", name) is not None)
+            or re.search(r"_(auto)?test(_util)?\.(h|cc|c)$", name) is not None)
 
 
 def layer_of(rel):

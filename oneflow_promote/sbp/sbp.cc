@@ -297,6 +297,9 @@ absl::StatusOr<BinarySignature> InferBinarySignature(functional::Op op, DType co
       if (x.kind == SbpKind::kSplit && y.kind == SbpKind::kSplit) y = x;
       dim = KeepDim(op, compute, x, y);
     }
+    // A broadcast operand next to a split is sliced the same way on each
+    // rank, which needs no communication.
+    if (dim->output.kind == SbpKind::kSplit) x = y = dim->output;
     signature.output.push_back(dim->output);
     signature.exactness = Weaker(signature.exactness, dim->exactness);
   }

@@ -94,7 +94,8 @@ struct CastSignature {
 // The signature of an elementwise binary op computing in `compute` on
 // operands laid out as `a` and `b` (after their casts to `compute`).
 // Per dimension: equal splits and broadcasts pass through (S with B gives
-// S); partial sums survive add and sub of two partials, and mul of a
+// S, the broadcast operand sliced on each rank, for operands of one shape);
+// partial sums survive add and sub of two partials, and mul of a
 // partial by a broadcast (exactly for integers, which wrap; up to rounding
 // for floats); partial max and min survive maximum and minimum of two like
 // partials; anything else is boxed: partials to broadcast, a second split

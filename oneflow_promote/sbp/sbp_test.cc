@@ -318,7 +318,7 @@ TEST(BinarySignature, PartialsSurviveOnlyWhereTheOpDistributes) {
   EXPECT_EQ(signature(Op::kMaximum, DType::kInt16, {Sbp::PartialMax()}, {Sbp::PartialMax()}),
             "(P(max)) (P(max)) -> (P(max))");
   EXPECT_EQ(signature(Op::kAdd, DType::kInt8, {S0, P}, {S1, B}), "(S(0), B) (S(0), B) -> (S(0), B)");
-  EXPECT_EQ(signature(Op::kSub, DType::kInt8, {S0, P}, {B, P}), "(S(0), P(sum)) (B, P(sum)) -> (S(0), P(sum))");
+  EXPECT_EQ(signature(Op::kSub, DType::kInt8, {S0, P}, {B, P}), "(S(0), P(sum)) (S(0), P(sum)) -> (S(0), P(sum))");
   EXPECT_FALSE(InferBinarySignature(Op::kAdd, DType::kInt8, {P}, {P, P}).ok());
 }
 

@@ -14,6 +14,7 @@
 #include "oneflow_promote/cli/cast_command.h"
 #include "oneflow_promote/cli/operand_parser.h"
 #include "oneflow_promote/functional/op_rules.h"
+#include "oneflow_promote/sbp/sbp.h"
 
 namespace oneflow_promote::cli {
 namespace {
@@ -78,6 +79,9 @@ std::string Usage() {
                                        returns (add, div, div_floor, where, sum,
                                        ...), or PyTorch's error; div also takes
                                        --rounding-mode=floor|trunc
+  promote sbp [FROM TO]                which partial layouts a cast keeps (exact,
+                                       up to rounding, needs boxing); without
+                                       dtypes, every pair as Markdown
   promote --batch [flags]              one invocation per line of standard input,
                                        one answer line per input line
 OPERAND: int8 (a tensor with dimensions), int8[] (a 0-d tensor), or a Python
@@ -166,6 +170,23 @@ Answer RunInvocation(const std::vector<absl::string_view>& words, const Settings
       return Error(absl::InvalidArgumentError("table takes no operands"));
     }
     return {PromotionTableMarkdown(settings.policy), true};
+  }
+  if (command == "sbp") {
+    if (positional.size() == 1) return {sbp::CastRulesMarkdown(), true};
+    if (positional.size() != 3) {
+      return Error(absl::InvalidArgumentError("sbp takes no operands, or FROM TO"));
+    }
+    absl::StatusOr<DType> from = ParseDType(positional[1]);
+    if (!from.ok()) return Error(from.status());
+    absl::StatusOr<DType> to = ParseDType(positional[2]);
+    if (!to.ok()) return Error(to.status());
+    std::vector<std::string> lines;
+    for (sbp::SbpKind kind : {sbp::SbpKind::kPartialSum, sbp::SbpKind::kPartialMax,
+                              sbp::SbpKind::kPartialMin}) {
+      lines.push_back(absl::StrCat(sbp::Sbp{kind}.ToString(), ": ",
+                                   sbp::ExactnessName(sbp::CastKeeps(*from, *to, kind))));
+    }
+    return {absl::StrJoin(lines, "\n"), true};
   }
   if (command == "cast") {
     positional.erase(positional.begin());

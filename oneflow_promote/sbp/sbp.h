@@ -73,6 +73,10 @@ enum class Exactness : uint8_t {
 // Split and broadcast always do (a cast is elementwise).
 [[nodiscard]] Exactness CastKeeps(DType from, DType to, SbpKind kind);
 
+// CastKeeps for every pair of dtypes and each partial kind, as Markdown
+// tables (docs/sbp_rules.md is this text; `promote sbp` prints it).
+[[nodiscard]] std::string CastRulesMarkdown();
+
 // The signature a cast gets. Each dimension keeps its SBP where CastKeeps
 // allows it (kUpToRounding only when !strict); the others are boxed to
 // broadcast before the cast. `input` is what the cast reads, `output` what

@@ -31,6 +31,7 @@
 #include "oneflow_promote/functional/tensor.h"
 #include "oneflow_promote/functional/tensor_processor.h"
 #include "oneflow_promote/functional/torch_tensor_traits.h"
+#include "oneflow_promote/sbp/sbp.h"
 
 namespace oneflow_promote::torch_extension {
 namespace {
@@ -230,6 +231,25 @@ std::vector<std::string> OpDTypesOf(c10::string_view name, const std::vector<at:
           std::string(Name(d.compute)), std::string(Name(d.opmath)), std::string(Name(d.result))};
 }
 
+// Whether a cast keeps partial layouts of a reduce op ("sum", "max",
+// "min"): "exact", "up to rounding" or "needs boxing" (sbp.h's CastKeeps),
+// for DTensor's sharding strategy (oneflow_promote_torch/dtensor.py).
+std::string CastKeepsName(at::ScalarType source, at::ScalarType target,
+                          c10::string_view reduce_op) {
+  const DType from = ValueOrThrow(DTypeOf(source, 0));
+  const DType to = ValueOrThrow(DTypeOf(target, 1));
+  sbp::SbpKind kind = sbp::SbpKind::kPartialSum;
+  if (reduce_op == "max") {
+    kind = sbp::SbpKind::kPartialMax;
+  } else if (reduce_op == "min") {
+    kind = sbp::SbpKind::kPartialMin;
+  } else {
+    TORCH_CHECK(reduce_op == "sum", "cast_keeps: reduce_op is sum, max or min; got ",
+                std::string(reduce_op));
+  }
+  return sbp::ExactnessName(sbp::CastKeeps(from, to, kind));
+}
+
 }  // namespace
 
 // Schemas and kernels of one binary op `name` (Op `e`): Tensor and Scalar
@@ -311,6 +331,7 @@ TORCH_LIBRARY(oneflow_promote, m) {
         });
 
   m.def("op_dtypes(str op, Tensor[] operands) -> str[]", &OpDTypesOf);
+  m.def("cast_keeps(ScalarType source, ScalarType target, str reduce_op) -> str", &CastKeepsName);
 }
 
 #undef ONEFLOW_PROMOTE_BINARY_OP

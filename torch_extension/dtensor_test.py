@@ -1,0 +1,130 @@
+"""oneflow_promote_torch.dtensor on PyTorch DTensor over torch.distributed:
+two processes on 127.0.0.1 (gloo), each holding local shards; every case's
+full tensor must equal the single-device answer computed from the same
+shards. Cases: casts of Partial(sum), Partial(max) and Shard layouts, and
+add, sub and mul of promoted partials. Without the rules, the int8 cast and
+the promoted add give DTensor 2.15's partial-through answers, which differ
+(checked too, so that the test shows what the rules change).
+
+gloo all-reduces bool, uint8, int8, int32, int64 and the floats, not int16:
+the cases use those dtypes.
+"""
+
+import os
+import socket
+import sys
+
+import pytest
+import torch
+import torch.distributed as dist
+import torch.multiprocessing as mp
+
+WORLD = 2
+
+
+def shards(rank):
+    g = torch.Generator().manual_seed(rank)
+    return {
+        "i8": torch.tensor([100, 100, -100, 7], dtype=torch.int8) if rank == 0
+        else torch.tensor([100, 100, -100, -128], dtype=torch.int8),
+        "i32": torch.randint(-2**31, 2**31 - 1, (4,), generator=g, dtype=torch.int32),
+        "u8": torch.randint(0, 256, (4,), generator=g).to(torch.uint8),
+        "f32": torch.randn(4, generator=g) * 1e3,
+    }
+
+
+def single_device(case, parts):
+    """The answer on one device: reduce the shards, then compute."""
+    def reduced(name, op="sum"):
+        values = [p[name] for p in parts]
+        out = values[0]
+        for v in values[1:]:
+            out = out + v if op == "sum" else torch.maximum(out, v)
+        return out.to(values[0].dtype)
+    return {
+        "int8 P(sum) -> int32": lambda: reduced("i8").to(torch.int32),
+        "int32 P(sum) -> int8": lambda: reduced("i32").to(torch.int8),
+        "uint8 P(max) -> float32": lambda: reduced("u8", "max").to(torch.float32),
+        "float32 P(sum) -> bool": lambda: reduced("f32").to(torch.bool),
+        "int8 P(sum) + int32 P(sum)": lambda: reduced("i8") + reduced("i32"),
+        "int8 P(sum) * int32 R": lambda: reduced("i8") * parts[0]["i32"],
+        "int32 P(sum) - int32 P(sum)": lambda: reduced("i32") - reduced("i32"),
+    }[case]()
+
+
+def distributed(case, mesh, local):
+    from torch.distributed.tensor import DTensor, Partial, Replicate
+    P = lambda name, op="sum": DTensor.from_local(local[name], mesh, [Partial(op)])  # noqa: E731
+    return {
+        "int8 P(sum) -> int32": lambda: P("i8").to(torch.int32),
+        "int32 P(sum) -> int8": lambda: P("i32").to(torch.int8),
+        "uint8 P(max) -> float32": lambda: P("u8", "max").to(torch.float32),
+        "float32 P(sum) -> bool": lambda: P("f32").to(torch.bool),
+        "int8 P(sum) + int32 P(sum)": lambda: P("i8") + P("i32"),
+        "int8 P(sum) * int32 R": lambda: P("i8") * DTensor.from_local(
+            shards(0)["i32"], mesh, [Replicate()]),
+        "int32 P(sum) - int32 P(sum)": lambda: P("i32") - P("i32"),
+    }[case]()
+
+
+CASES = ["int8 P(sum) -> int32", "int32 P(sum) -> int8", "uint8 P(max) -> float32",
+         "float32 P(sum) -> bool", "int8 P(sum) + int32 P(sum)", "int8 P(sum) * int32 R",
+         "int32 P(sum) - int32 P(sum)"]
+
+
+def worker(rank, port, install, results):
+    os.environ["MASTER_ADDR"] = "127.0.0.1"
+    os.environ["MASTER_PORT"] = str(port)
+    dist.init_process_group("gloo", rank=rank, world_size=WORLD)
+    try:
+        from torch.distributed.device_mesh import init_device_mesh
+        if install:
+            import oneflow_promote_torch.dtensor
+            oneflow_promote_torch.dtensor.install()
+        mesh = init_device_mesh("cpu", (WORLD,))
+        local = shards(rank)
+        for case in CASES:
+            out = distributed(case, mesh, local)
+            full = out.full_tensor()
+            if rank == 0:
+                results[case] = (str(out.placements), full)
+    finally:
+        dist.destroy_process_group()
+
+
+def run(install):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    manager = mp.get_context("spawn").Manager()
+    results = manager.dict()
+    mp.start_processes(worker, args=(port, install, results), nprocs=WORLD, start_method="spawn")
+    return dict(results)
+
+
+def expected():
+    parts = [shards(r) for r in range(WORLD)]
+    return {case: single_device(case, parts) for case in CASES}
+
+
+def test_with_the_rules_dtensor_gives_single_device_answers():
+    got = run(install=True)
+    for case, want in expected().items():
+        placements, full = got[case]
+        assert full.dtype == want.dtype, case
+        assert torch.equal(full, want), f"{case}: {full.tolist()} on {placements}, want {want.tolist()}"
+    # Exact rules keep the partial where they can: int32 -> int8 sums wrap alike.
+    assert got["int32 P(sum) -> int8"][0] == "(Partial(sum),)"
+    assert got["int8 P(sum) -> int32"][0] == "(Replicate(),)"
+
+
+def test_without_the_rules_dtensor_differs():
+    got = run(install=False)
+    want = expected()
+    wrong = [case for case in CASES if not torch.equal(got[case][1], want[case])]
+    assert "int8 P(sum) -> int32" in wrong, got["int8 P(sum) -> int32"]
+    assert "int8 P(sum) + int32 P(sum)" in wrong
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__, "-q", "-p", "no:cacheprovider"]))

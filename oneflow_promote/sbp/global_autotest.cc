@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <iostream>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <random>
@@ -17,6 +18,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "kernels/convert.h"
 #include "oneflow_promote/functional/functional.h"
@@ -245,8 +247,47 @@ std::vector<NdSbp> AllNdSbp(size_t dims) {
 
 using CastRule = std::function<CastSignature(DType, DType, const NdSbp&)>;
 
+// "int8 int32 2 P(sum) 59": what the environment variable
+// ONEFLOW_PROMOTE_GLOBAL_CASE takes to run one case again.
+std::string CaseSpec(DType from, DType to, const Placement& placement, const NdSbp& nd_sbp,
+                     uint64_t seed) {
+  return absl::StrCat(Name(from), " ", Name(to), " ", absl::StrJoin(placement, "x"), " ",
+                      absl::StrJoin(nd_sbp, ",", [](std::string* out, const Sbp& sbp) {
+                        out->append(sbp.ToString());
+                      }),
+                      " ", seed);
+}
+
+// One cast case: the mismatch, with a command that runs it again, or "".
+std::string RunCastCase(DType from, DType to, const Placement& placement, const NdSbp& given,
+                        uint64_t seed, const CastRule& rule) {
+  std::mt19937_64 rng(seed);
+  const Tensor global = RandomTensor(from, rng);
+  const CastSignature signature = rule(from, to, given);
+  Locals locals = Shard(global, signature.input, placement, rng);
+  std::vector<std::string> parts;
+  for (Tensor& local : locals) local = *local.To(to);
+  absl::StatusOr<Tensor> assembled = Assemble(locals, signature.output, placement);
+  const Tensor expected = *global.To(to);
+  int64_t at = -1;
+  if (assembled.ok() && SameBits(*assembled, expected, &at)) return "";
+  for (const Tensor& local : locals) {
+    if (at >= 0 && local.numel() == global.numel()) parts.push_back(Describe(local, at));
+  }
+  return absl::StrCat(
+      "cast ", Name(from), " -> ", Name(to), " on ranks [", absl::StrJoin(placement, ", "),
+      "] as ", ToString(given), " (cast under ", ToString(signature.input), " -> ",
+      ToString(signature.output), "), seed ", seed, ": element ", at, " of the global ",
+      Describe(global, at), " (ranks' cast parts ", absl::StrJoin(parts, ", "), ") gives ",
+      assembled.ok() ? Describe(*assembled, at) : assembled.status().ToString(),
+      ", one device ", Describe(expected, at),
+      "\n  reproduce: bazel test //oneflow_promote/sbp:global_autotest --test_output=all "
+      "--test_filter=GlobalAutoTest.OneCase --test_env=ONEFLOW_PROMOTE_GLOBAL_CASE='",
+      CaseSpec(from, to, placement, given, seed), "'");
+}
+
 // Runs every cast over every placement and SBP under `rule`; returns the
-// mismatches, each with a reproducer line.
+// mismatches, each with its reproducer.
 std::vector<std::string> RunCasts(const std::vector<DType>& dtypes, const CastRule& rule) {
   std::vector<std::string> failures;
   uint64_t seed = 1;
@@ -254,28 +295,44 @@ std::vector<std::string> RunCasts(const std::vector<DType>& dtypes, const CastRu
     for (DType to : dtypes) {
       for (const Placement& placement : Placements()) {
         for (const NdSbp& given : AllNdSbp(placement.size())) {
-          std::mt19937_64 rng(++seed);
-          const Tensor global = RandomTensor(from, rng);
-          const CastSignature signature = rule(from, to, given);
-          Locals locals = Shard(global, signature.input, placement, rng);
-          for (Tensor& local : locals) local = *local.To(to);
-          absl::StatusOr<Tensor> assembled = Assemble(locals, signature.output, placement);
-          const Tensor expected = *global.To(to);
-          int64_t at = -1;
-          if (!assembled.ok() || !SameBits(*assembled, expected, &at)) {
-            failures.push_back(absl::StrCat(
-                "cast ", Name(from), " -> ", Name(to), " on ranks [",
-                absl::StrJoin(placement, ", "), "] as ", ToString(given), " (cast under ",
-                ToString(signature.input), " -> ", ToString(signature.output), "), seed ", seed,
-                ": element ", at, " of the global ", Describe(global, at), " gives ",
-                assembled.ok() ? Describe(*assembled, at) : assembled.status().ToString(),
-                ", one device ", Describe(expected, at)));
-          }
+          std::string failure = RunCastCase(from, to, placement, given, ++seed, rule);
+          if (!failure.empty()) failures.push_back(std::move(failure));
         }
       }
     }
   }
   return failures;
+}
+
+CastSignature LibraryRule(DType from, DType to, const NdSbp& in) {
+  return InferCastSignature(from, to, in);
+}
+
+Sbp ParseSbp(absl::string_view text) {
+  if (text == "B") return Sbp::Broadcast();
+  if (text == "P(sum)") return Sbp::PartialSum();
+  if (text == "P(max)") return Sbp::PartialMax();
+  if (text == "P(min)") return Sbp::PartialMin();
+  return Sbp::Split(text == "S(1)" ? 1 : 0);
+}
+
+// Runs the case ONEFLOW_PROMOTE_GLOBAL_CASE names ("int8 int32 2x2
+// S(0),P(sum) 59") under the checkout's rules, printing what each rank did.
+TEST(GlobalAutoTest, OneCase) {
+  const char* spec = std::getenv("ONEFLOW_PROMOTE_GLOBAL_CASE");
+  if (spec == nullptr) GTEST_SKIP() << "set ONEFLOW_PROMOTE_GLOBAL_CASE to run one case";
+  const std::vector<std::string> words = absl::StrSplit(spec, ' ', absl::SkipEmpty());
+  ASSERT_EQ(words.size(), 5u) << "FROM TO PLACEMENT NDSBP SEED, e.g. int8 int32 2 P(sum) 59";
+  const absl::StatusOr<DType> from = ParseDType(words[0]), to = ParseDType(words[1]);
+  ASSERT_TRUE(from.ok() && to.ok()) << spec;
+  Placement placement;
+  for (absl::string_view n : absl::StrSplit(words[2], 'x')) placement.push_back(std::stoi(std::string(n)));
+  NdSbp nd_sbp;
+  for (absl::string_view sbp : absl::StrSplit(words[3], ',')) nd_sbp.push_back(ParseSbp(sbp));
+  ASSERT_EQ(nd_sbp.size(), placement.size()) << spec;
+  const std::string failure =
+      RunCastCase(*from, *to, placement, nd_sbp, std::stoull(words[4]), LibraryRule);
+  EXPECT_TRUE(failure.empty()) << failure;
 }
 
 const std::vector<DType>& CastDTypes() {
@@ -288,9 +345,7 @@ const std::vector<DType>& CastDTypes() {
 
 TEST(GlobalAutoTest, EveryCastOnEveryPlacementAndSbp) {
   const std::vector<std::string> failures =
-      RunCasts(CastDTypes(), [](DType from, DType to, const NdSbp& in) {
-        return InferCastSignature(from, to, in);
-      });
+      RunCasts(CastDTypes(), LibraryRule);
   EXPECT_TRUE(failures.empty()) << failures.size() << " mismatches; first: " << failures[0];
 }
 

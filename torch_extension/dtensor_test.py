@@ -72,6 +72,64 @@ CASES = ["int8 P(sum) -> int32", "int32 P(sum) -> int8", "uint8 P(max) -> float3
          "int32 P(sum) - int32 P(sum)"]
 
 
+SWEEP_DTYPES = [torch.uint8, torch.int8, torch.int32, torch.int64, torch.float32, torch.float64,
+                torch.bool]
+
+
+def sweep_parts(dtype, seed):
+    """Both ranks' parts of one sweep case, the same on every rank."""
+    g = torch.Generator().manual_seed(seed)
+    if dtype == torch.bool:
+        return [torch.randint(0, 2, (6,), generator=g).bool() for _ in range(WORLD)]
+    if dtype.is_floating_point:
+        return [(torch.randn(6, generator=g) * 300).to(dtype) for _ in range(WORLD)]
+    info = torch.iinfo(dtype)
+    low, high = max(info.min, -2**62), min(info.max, 2**62)
+    return [torch.randint(low, high, (6,), generator=g, dtype=torch.int64).to(dtype)
+            for _ in range(WORLD)]
+
+
+def sweep_global(parts, placement):
+    """The global tensor the parts stand for, reduced in their own dtype."""
+    if placement == "S(0)":
+        return torch.cat(parts)
+    if placement == "R":
+        return parts[0]
+    out = parts[0]
+    for p in parts[1:]:
+        out = (out + p).to(p.dtype) if placement == "P(sum)" else (
+            torch.maximum(out, p) if placement == "P(max)" else torch.minimum(out, p))
+    return out
+
+
+SWEEP_PLACEMENTS = ["S(0)", "R", "P(sum)", "P(max)", "P(min)"]
+
+
+def sweep_cases():
+    for i, (source, target) in enumerate((a, b) for a in SWEEP_DTYPES for b in SWEEP_DTYPES):
+        for j, placement in enumerate(SWEEP_PLACEMENTS):
+            if source == torch.bool and placement.startswith("P"):
+                continue  # gloo reduces no bool partials
+            yield source, target, placement, 100 * i + j
+
+
+def run_sweep(rank, mesh, results):
+    from torch.distributed.tensor import DTensor, Partial, Replicate, Shard
+    layouts = {"S(0)": Shard(0), "R": Replicate(), "P(sum)": Partial("sum"),
+               "P(max)": Partial("max"), "P(min)": Partial("min")}
+    mismatches = []
+    for source, target, placement, seed in sweep_cases():
+        parts = sweep_parts(source, seed)
+        want = sweep_global(parts, placement).to(target)
+        local = parts[0] if placement == "R" else parts[rank]
+        got = DTensor.from_local(local, mesh, [layouts[placement]]).to(target).full_tensor()
+        if not torch.equal(got, want):
+            mismatches.append(f"{source} -> {target} as {placement} (seed {seed}): "
+                              f"{got.tolist()} vs one device {want.tolist()}")
+    if rank == 0:
+        results["sweep"] = mismatches
+
+
 def worker(rank, port, install, results):
     os.environ["MASTER_ADDR"] = "127.0.0.1"
     os.environ["MASTER_PORT"] = str(port)
@@ -88,6 +146,7 @@ def worker(rank, port, install, results):
             full = out.full_tensor()
             if rank == 0:
                 results[case] = (str(out.placements), full)
+        run_sweep(rank, mesh, results)
     finally:
         dist.destroy_process_group()
 
@@ -113,6 +172,7 @@ def test_with_the_rules_dtensor_gives_single_device_answers():
         placements, full = got[case]
         assert full.dtype == want.dtype, case
         assert torch.equal(full, want), f"{case}: {full.tolist()} on {placements}, want {want.tolist()}"
+    assert got["sweep"] == [], "\n".join(got["sweep"][:10])
     # Exact rules keep the partial where they can: int32 -> int8 sums wrap alike.
     assert got["int32 P(sum) -> int8"][0] == "(Partial(sum),)"
     assert got["int8 P(sum) -> int32"][0] == "(Replicate(),)"
@@ -124,6 +184,7 @@ def test_without_the_rules_dtensor_differs():
     wrong = [case for case in CASES if not torch.equal(got[case][1], want[case])]
     assert "int8 P(sum) -> int32" in wrong, got["int8 P(sum) -> int32"]
     assert "int8 P(sum) + int32 P(sum)" in wrong
+    assert got["sweep"], "DTensor's own rules matched one device on the whole sweep"
 
 
 if __name__ == "__main__":

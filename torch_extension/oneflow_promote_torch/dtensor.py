@@ -29,12 +29,17 @@ aten = torch.ops.aten
 
 
 def cast_keeps(source, target, reduce_op):
-    """Whether a cast from `source` to `target` keeps Partial(reduce_op)
-    exactly. "avg" only without a dtype change; dtypes the library lacks
-    never."""
+    """Whether torch's cast from `source` to `target` keeps Partial(reduce_op)
+    exactly: the library's rule, where torch converts as the library does.
+    "avg" only without a dtype change; dtypes the library lacks never."""
     if source == target:
         return True
     if reduce_op not in ("sum", "max", "min"):
+        return False
+    if (source.is_floating_point or source.is_complex) and not (
+            target.is_floating_point or target.is_complex or target == torch.bool):
+        # torch's own float -> integer conversion wraps out of range where
+        # the library's saturates (docs/casts.md): not monotone there.
         return False
     try:
         return torch.ops.oneflow_promote.cast_keeps(source, target, reduce_op) == "exact"

@@ -1,8 +1,10 @@
-// The dtype rules of the functional frontend's ops, under PyTorch's policy:
-// which dtype an op computes in, which dtype it returns, and which operand
-// combinations it rejects, with PyTorch's messages. This is the one copy of
-// those rules: the frontend's functions and `promote op` both call
-// InferOpDTypes.
+// The dtype rules of ops, under PyTorch's policy: which dtype an op
+// computes in, which it returns, and which operand combinations it
+// rejects, with PyTorch's messages. Each op is an OpRule (PyTorch's
+// promotion kind, its dtype categories, its checks); a framework declares
+// its own ops the same way. This is the one copy of the built-in ops'
+// rules: the frontend's functions, `promote op` and the PyTorch extension
+// all call InferOpDTypes.
 //
 //   std::vector<Operand> operands = {Operand::Tensor(DType::kInt8, 1),
 //                                    Operand::PyFloat(2.5)};

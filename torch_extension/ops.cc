@@ -27,6 +27,7 @@
 #include "absl/strings/str_cat.h"
 #include "kernels/cast.h"
 #include "oneflow_promote/functional/functional.h"
+#include "oneflow_promote/functional/op_kernels.h"
 #include "oneflow_promote/functional/op_rules.h"
 #include "oneflow_promote/functional/tensor.h"
 #include "oneflow_promote/functional/tensor_processor.h"
@@ -105,31 +106,38 @@ at::ScalarType TorchType(DType dtype) {
 }
 
 // On the CPU the kernel converts an input of another dtype as it reads it
-// only when the input is contiguous with the result's shape (or one
-// element); the others are cast first, into PyTorch-allocated tensors.
+// only where op_kernels::CanFuseCasts allows; the other inputs are cast
+// first by TensorProcessor<at::Tensor>, into PyTorch-allocated tensors that
+// `storage` keeps alive, and their views replaced.
 void CastWhatTheKernelCannot(Op op, const functional::OpDTypes& dtypes,
                              absl::Span<const int64_t> shape, const ExecutionContext& context,
-                             std::vector<at::Tensor>& tensors) {
+                             absl::Span<const Input> inputs, absl::Span<Tensor> views,
+                             std::vector<at::Tensor>& storage) {
   std::vector<at::Tensor> to_cast;
   std::vector<size_t> positions;
-  for (size_t i = 0; i < tensors.size(); ++i) {
-    const at::Tensor& t = tensors[i];
-    const bool fusable = t.numel() == 1 || (t.is_contiguous() && t.sizes().vec() == shape);
-    if (fusable || TensorTraits<at::Tensor>::IsWrappedNumber(t)) continue;
-    const bool condition = op == Op::kWhere && i == 0;
-    const DType needed = condition ? DType::kBool : dtypes.compute;
-    if (TensorTraits<at::Tensor>::DTypeOf(t) == needed) continue;
-    if (condition) {
-      tensors[i] = ValueOrThrow(TensorTraits<at::Tensor>::Cast(t, DType::kBool, context));
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const auto* t = std::get_if<at::Tensor>(&inputs[i]);
+    if (t == nullptr || op_kernels::CanFuseCasts(absl::MakeConstSpan(&views[i], 1), shape)) {
       continue;
     }
-    to_cast.push_back(t);
+    const bool condition = op == Op::kWhere && i == 0;
+    const DType needed = condition ? DType::kBool : dtypes.compute;
+    if (views[i].dtype() == needed) continue;
+    if (condition) {
+      storage.push_back(ValueOrThrow(TensorTraits<at::Tensor>::Cast(*t, DType::kBool, context)));
+      views[i] = ValueOrThrow(ViewOf(storage.back(), i));
+      continue;
+    }
+    to_cast.push_back(*t);
     positions.push_back(i);
   }
   if (to_cast.empty()) return;
   TensorProcessor<at::Tensor> processor({}, Policy::kTorch, context);
   ThrowIfError(processor.AddInputs(to_cast).PromoteInputsToCommonDtype(true, dtypes.compute).Apply());
-  for (size_t k = 0; k < positions.size(); ++k) tensors[positions[k]] = processor.GetInputs()[k];
+  for (size_t k = 0; k < positions.size(); ++k) {
+    storage.push_back(processor.GetInputs()[k]);
+    views[positions[k]] = ValueOrThrow(ViewOf(storage.back(), positions[k]));
+  }
 }
 
 at::Tensor Run(Op op, std::vector<Input> inputs, std::optional<at::Tensor> out = std::nullopt) {
@@ -138,18 +146,15 @@ at::Tensor Run(Op op, std::vector<Input> inputs, std::optional<at::Tensor> out =
       ValueOrThrow(DTypeOf(c10::typeMetaToScalarType(at::get_default_dtype()), 0));
   absl::InlinedVector<Operand, 3> operands;
   absl::InlinedVector<absl::Span<const int64_t>, 3> shapes;
-  std::vector<std::vector<int64_t>> sizes(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (const auto* scalar = std::get_if<c10::Scalar>(&inputs[i])) {
       operands.push_back(ScalarOperand(*scalar));
       continue;
     }
     const at::Tensor& t = std::get<at::Tensor>(inputs[i]);
-    operands.push_back(TensorTraits<at::Tensor>::IsWrappedNumber(t)
-                           ? TensorTraits<at::Tensor>::ScalarOf(t)
-                           : Operand::Tensor(ValueOrThrow(DTypeOf(t.scalar_type(), i)), t.dim()));
-    sizes[i] = t.sizes().vec();
-    shapes.push_back(sizes[i]);
+    ThrowIfError(DTypeOf(t.scalar_type(), i).status());  // names a dtype the library lacks
+    operands.push_back(OperandOf(t));
+    shapes.push_back(absl::MakeConstSpan(t.sizes().data(), t.sizes().size()));
   }
   const functional::OpDTypes dtypes =
       ValueOrThrow(functional::InferOpDTypes(op, operands, options.promotion));
@@ -170,19 +175,17 @@ at::Tensor Run(Op op, std::vector<Input> inputs, std::optional<at::Tensor> out =
   at::Tensor result = into_out ? *out : at::empty(shape, result_options);
 
   if (result.numel() > 0) {
-    // Python scalars become wrapped numbers; tensors keep their storage.
-    std::vector<at::Tensor> tensors;
-    for (const Input& input : inputs) {
-      if (const auto* scalar = std::get_if<c10::Scalar>(&input)) {
-        tensors.push_back(at::scalar_to_tensor(*scalar));
-        tensors.back().unsafeGetTensorImpl()->set_wrapped_number(true);
-      } else {
-        tensors.push_back(std::get<at::Tensor>(input));
-      }
-    }
-    if (!device.is_cuda()) CastWhatTheKernelCannot(op, dtypes, shape, options.context, tensors);
+    // Tensors are viewed in place; Python scalars go in as wrapped numbers.
     absl::InlinedVector<Tensor, 3> views;
-    for (size_t i = 0; i < tensors.size(); ++i) views.push_back(ValueOrThrow(ViewOf(tensors[i], i)));
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const auto* t = std::get_if<at::Tensor>(&inputs[i]);
+      views.push_back(t != nullptr ? ValueOrThrow(ViewOf(*t, i)) : Tensor::WrappedNumber(operands[i]));
+    }
+    std::vector<at::Tensor> cast_storage;
+    if (!device.is_cuda()) {
+      CastWhatTheKernelCannot(op, dtypes, shape, options.context, inputs, absl::MakeSpan(views),
+                              cast_storage);
+    }
     Tensor result_view = ValueOrThrow(ViewOf(result, inputs.size()));
     ThrowIfError(functional::CallOut(op, views, result_view, options));
   }

@@ -97,11 +97,7 @@ class TensorProcessor {
     if (inputs_.empty()) return absl::InvalidArgumentError("TensorProcessor: no inputs");
     if (NothingToCast()) return absl::OkStatus();
     absl::InlinedVector<Operand, 4> operands;
-    for (const T& input : inputs_) {
-      operands.push_back(Traits::IsWrappedNumber(input)
-                             ? Traits::ScalarOf(input)
-                             : Operand::Tensor(Traits::DTypeOf(input), Traits::NDim(input)));
-    }
+    for (const T& input : inputs_) operands.push_back(OperandOf<T, Traits>(input));
     if (promote_) {
       absl::StatusOr<DType> common =
           functional::CommonDType(operands, floors_, integers_to_float_, options_, policy_);

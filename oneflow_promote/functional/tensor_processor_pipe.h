@@ -102,11 +102,7 @@ class TensorProcessorPipe {
   absl::Status Promote(const functional::OpRule& rule, const PromotionOptions& options = {},
                        Policy policy = Policy::kTorch) {
     absl::InlinedVector<Operand, 4> operands;
-    for (const T& input : inputs_) {
-      operands.push_back(Traits::IsWrappedNumber(input)
-                             ? Traits::ScalarOf(input)
-                             : Operand::Tensor(Traits::DTypeOf(input), Traits::NDim(input)));
-    }
+    for (const T& input : inputs_) operands.push_back(OperandOf<T, Traits>(input));
     absl::StatusOr<functional::OpDTypes> dtypes =
         functional::InferOpDTypes(rule, operands, options, policy);
     if (!dtypes.ok()) return dtypes.status();

@@ -7,6 +7,7 @@
 #define ONEFLOW_PROMOTE_FUNCTIONAL_TENSOR_TRAITS_H_
 
 #include "oneflow_promote/device.h"
+#include "oneflow_promote/result_type.h"
 
 namespace oneflow_promote {
 
@@ -19,6 +20,14 @@ namespace oneflow_promote {
 //   static absl::StatusOr<T> Cast(const T&, DType, const ExecutionContext&);
 template <typename T>
 struct TensorTraits;
+
+// How the promotion rules see `input`: the Python scalar it wraps, or a
+// tensor of its dtype and number of dimensions.
+template <typename T, typename Traits = TensorTraits<T>>
+[[nodiscard]] Operand OperandOf(const T& input) {
+  return Traits::IsWrappedNumber(input) ? Traits::ScalarOf(input)
+                                        : Operand::Tensor(Traits::DTypeOf(input), Traits::NDim(input));
+}
 
 }  // namespace oneflow_promote
 

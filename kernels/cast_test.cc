@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -19,6 +20,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "kernels/cast_test_util.h"
 #include "kernels/convert.h"
@@ -32,6 +34,18 @@ using cast_internal::ForcedStoreKind;
 using cast_internal::StoreKind;
 using testing::FillRandom;
 using testing::FirstDifference;
+
+// Runs `check` once with each CPU kernel set this processor runs (AVX-512,
+// AVX2 and the baseline on x86-64; SVE and NEON on AArch64), each named in
+// the failures it reports.
+template <typename Check>
+void ForEachCpuKernelSet(Check check) {
+  for (const cast_internal::CpuCastKernels* kernels : cast_internal::RunnableCpuCastKernels()) {
+    SCOPED_TRACE(std::string("CPU kernels: ") + kernels->isa);
+    const cast_internal::ForcedCpuCastKernels forced(*kernels);
+    check();
+  }
+}
 
 // What converting each element on its own gives.
 std::vector<char> ElementByElement(const void* src, DType from, DType to, int64_t n) {
@@ -54,21 +68,59 @@ std::vector<char> ElementByElement(const void* src, DType from, DType to, int64_
 // Casts n elements of src (of `from`) to `to` on one thread and expects
 // what ElementByElement gives: the same values, and for 16-bit float
 // destinations the same bits (a NaN comes out as the canonical one).
+// Each kernel set is checked.
 void ExpectCastEqualsOneElementAtATime(const void* src, DType from, DType to, int64_t n) {
-  std::vector<char> out(n * ItemSize(to));
-  ASSERT_TRUE(CastElements(src, from, out.data(), to, n, Device::Cpu(1)).ok());
   const std::vector<char> expected = ElementByElement(src, from, to, n);
-  const int64_t at = FirstDifference(out.data(), expected.data(), to, n);
-  EXPECT_EQ(at, -1) << Name(from) << " -> " << Name(to) << " element " << at;
-  if (to == DType::kFloat16 || to == DType::kBFloat16 || to == DType::kComplex32) {
-    EXPECT_EQ(std::memcmp(out.data(), expected.data(), out.size()), 0)
-        << Name(from) << " -> " << Name(to) << ": NaN bits differ";
-  }
+  ForEachCpuKernelSet([&] {
+    std::vector<char> out(n * ItemSize(to));
+    ASSERT_TRUE(CastElements(src, from, out.data(), to, n, Device::Cpu(1)).ok());
+    const int64_t at = FirstDifference(out.data(), expected.data(), to, n);
+    EXPECT_EQ(at, -1) << Name(from) << " -> " << Name(to) << " element " << at;
+    if (to == DType::kFloat16 || to == DType::kBFloat16 || to == DType::kComplex32) {
+      EXPECT_EQ(std::memcmp(out.data(), expected.data(), out.size()), 0)
+          << Name(from) << " -> " << Name(to) << ": NaN bits differ";
+    }
+  });
 }
 
 void ExpectError(const absl::Status& status, absl::string_view fragment) {
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
   EXPECT_TRUE(absl::StrContains(status.message(), fragment)) << status;
+}
+
+// The dispatch finds every kernel set the processor runs, widest first:
+// those ONEFLOW_PROMOTE_EXPECT_CPU_KERNELS names (comma-separated; the Arm
+// check sets it for the processor it asks qemu for) or, on x86-64, those
+// the flags in /proc/cpuinfo allow.
+TEST(CpuCastKernels, DispatchFindsEverySetTheProcessorRuns) {
+  std::vector<std::string> expected;
+  if (const char* names = std::getenv("ONEFLOW_PROMOTE_EXPECT_CPU_KERNELS")) {
+    expected = absl::StrSplit(names, ',');
+  } else {
+#if defined(__x86_64__)
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(cpuinfo, line) && !absl::StartsWith(line, "flags")) {
+    }
+    if (!absl::StartsWith(line, "flags")) GTEST_SKIP() << "no flags line in /proc/cpuinfo";
+    const std::vector<std::string> flags = absl::StrSplit(line.substr(line.find(':') + 1), ' ');
+    const auto has = [&](absl::string_view flag) { return std::find(flags.begin(), flags.end(), flag) != flags.end(); };
+    const bool avx2 = has("avx2") && has("f16c") && has("fma");
+    if (avx2 && has("avx512f") && has("avx512bw") && has("avx512dq") && has("avx512vl")) {
+      expected.push_back("avx512");
+    }
+    if (avx2) expected.push_back("avx2");
+    expected.push_back("baseline");
+#else
+    GTEST_SKIP() << "no expectation for this architecture without ONEFLOW_PROMOTE_EXPECT_CPU_KERNELS";
+#endif
+  }
+  std::vector<std::string> found;
+  for (const cast_internal::CpuCastKernels* kernels : cast_internal::RunnableCpuCastKernels()) {
+    found.push_back(kernels->isa);
+  }
+  EXPECT_EQ(found, expected);
+  EXPECT_EQ(std::string(cast_internal::BestCpuCastKernels().isa), expected.front());
 }
 
 TEST(CastElements, RejectsBadArgumentsWithClearErrors) {
@@ -106,40 +158,42 @@ TEST(CastElements, CudaWithoutADeviceIsUnavailableNotACrash) {
 }
 
 // Every pair, sizes around the vector widths, and every byte offset 0..15 of
-// both pointers: element-aligned offsets must convert exactly, the others
-// must be rejected.
+// both pointers, with each kernel set: element-aligned offsets must convert
+// exactly, the others must be rejected.
 TEST(CastElements, EveryPairSizeAndOffset) {
-  std::mt19937_64 rng(1);
-  for (DType from : kAllDTypes) {
-    for (DType to : kAllDTypes) {
-      for (int64_t n : {0, 1, 7, 8, 15, 16, 17, 33, 64, 255, 1000}) {
-        for (int offset = 0; offset < 16; ++offset) {
-          alignas(64) static char src[1000 * 16 + 64];
-          alignas(64) static char dst[1000 * 16 + 64];
-          char* s = src + offset;
-          char* d = dst + (offset * 7) % 16;
-          FillRandom(s, from, n, rng);
-          const absl::Status status = CastElements(s, from, d, to, n);
-          const bool src_ok =
-              reinterpret_cast<uintptr_t>(s) %
-                  VisitDType(from, [](auto t) { return alignof(typename decltype(t)::type); }) ==
-              0;
-          const bool dst_ok =
-              reinterpret_cast<uintptr_t>(d) %
-                  VisitDType(to, [](auto t) { return alignof(typename decltype(t)::type); }) ==
-              0;
-          if (n > 0 && !(src_ok && dst_ok)) {
-            ExpectError(status, "not aligned");
-            continue;
+  ForEachCpuKernelSet([] {
+    std::mt19937_64 rng(1);
+    for (DType from : kAllDTypes) {
+      for (DType to : kAllDTypes) {
+        for (int64_t n : {0, 1, 7, 8, 15, 16, 17, 33, 64, 255, 1000}) {
+          for (int offset = 0; offset < 16; ++offset) {
+            alignas(64) static char src[1000 * 16 + 64];
+            alignas(64) static char dst[1000 * 16 + 64];
+            char* s = src + offset;
+            char* d = dst + (offset * 7) % 16;
+            FillRandom(s, from, n, rng);
+            const absl::Status status = CastElements(s, from, d, to, n);
+            const bool src_ok =
+                reinterpret_cast<uintptr_t>(s) %
+                    VisitDType(from, [](auto t) { return alignof(typename decltype(t)::type); }) ==
+                0;
+            const bool dst_ok =
+                reinterpret_cast<uintptr_t>(d) %
+                    VisitDType(to, [](auto t) { return alignof(typename decltype(t)::type); }) ==
+                0;
+            if (n > 0 && !(src_ok && dst_ok)) {
+              ExpectError(status, "not aligned");
+              continue;
+            }
+            ASSERT_TRUE(status.ok()) << status;
+            const std::vector<char> expected = ElementByElement(s, from, to, n);
+            ASSERT_EQ(FirstDifference(d, expected.data(), to, n), -1)
+                << Name(from) << " -> " << Name(to) << " n=" << n << " offset=" << offset;
           }
-          ASSERT_TRUE(status.ok()) << status;
-          const std::vector<char> expected = ElementByElement(s, from, to, n);
-          ASSERT_EQ(FirstDifference(d, expected.data(), to, n), -1)
-              << Name(from) << " -> " << Name(to) << " n=" << n << " offset=" << offset;
         }
       }
     }
-  }
+  });
 }
 
 // Random bit patterns, half of them with the bits below a random position
@@ -176,8 +230,8 @@ void FillTieHeavy(void* out, DType dtype, int64_t n, std::mt19937_64& rng) {
   }
 }
 
-// The kernels this processor runs (hand-written AVX2 blocks among them on
-// x86-64) against convert.h one element at a time, on tie-heavy patterns.
+// Every kernel set this processor runs against convert.h one element at a
+// time, on tie-heavy patterns.
 TEST(CastElements, EveryPairOnTieHeavyPatternsEqualsOneElementAtATime) {
   std::mt19937_64 rng(4);
   const int64_t n = int64_t{1} << 16;
@@ -190,8 +244,8 @@ TEST(CastElements, EveryPairOnTieHeavyPatternsEqualsOneElementAtATime) {
 
 // Floating values mostly inside every integer range, with a NaN, an
 // infinity, a value past 2^31, or exactly -2^31 at one position in about
-// forty: most blocks of the float -> integer kernels then take their
-// unclamped path, and some hold a single lane that needs the clamps.
+// forty: most vectors of the float -> integer kernels hold no value that
+// saturates, and some hold a single one.
 void FillMostlyInRange(void* out, DType dtype, int64_t n, std::mt19937_64& rng) {
   std::uniform_real_distribution<double> in_range(-300.0, 300.0);
   const double specials[] = {std::numeric_limits<double>::quiet_NaN(),
@@ -209,7 +263,7 @@ void FillMostlyInRange(void* out, DType dtype, int64_t n, std::mt19937_64& rng) 
   ASSERT_TRUE(CastElements(values.data(), DType::kComplex128, out, dtype, n).ok());
 }
 
-TEST(CastElements, FloatToIntegerBlocksWithAndWithoutOutOfRangeLanes) {
+TEST(CastElements, FloatToIntegerWithAndWithoutOutOfRangeLanes) {
   std::mt19937_64 rng(6);
   const int64_t n = (int64_t{1} << 14) + 3;
   for (DType from : kAllDTypes) {
@@ -225,9 +279,8 @@ TEST(CastElements, FloatToIntegerBlocksWithAndWithoutOutOfRangeLanes) {
 // Integers of every bit length below max_length, either sign, half of them
 // with the bits below a random position made a tie or one step from one
 // (the inputs where rounding to float32 or narrower shows), and at one
-// position in about forty one of the specials: most blocks of a kernel
-// with a path for small integers take it, and some hold a lane that needs
-// the general one.
+// position in about forty one of the specials (values at the edges where
+// a conversion's exactness changes).
 std::vector<int64_t> MostlySmallIntegers(int64_t n, int max_length, const std::vector<int64_t>& specials,
                                          std::mt19937_64& rng) {
   std::vector<int64_t> values(n);
@@ -264,9 +317,9 @@ void ExpectEveryDestinationEqualsOneElementAtATime(const std::vector<int64_t>& v
                                                 from);
 }
 
-// int64 -> floating blocks convert values below 2^51 in magnitude exactly
-// through float64.
-TEST(CastElements, Int64BlocksWithAndWithoutLanesPast2To51) {
+// int64 values on either side of 2^51 and 2^53, past which float64 holds
+// fewer of them.
+TEST(CastElements, Int64WithAndWithoutLanesPast2To51) {
   std::mt19937_64 rng(8);
   constexpr int64_t kEdge = int64_t{1} << 51;
   const std::vector<int64_t> specials = {kEdge - 1,
@@ -280,9 +333,9 @@ TEST(CastElements, Int64BlocksWithAndWithoutLanesPast2To51) {
                                                 DType::kInt64);
 }
 
-// int32 and int64 blocks rounding to float16, bfloat16 and complex32
-// convert values in [-2^24, 2^24) exactly through float32.
-TEST(CastElements, IntegerBlocksWithAndWithoutLanesPast2To24) {
+// int32 and int64 values on either side of 2^24, past which float32 rounds
+// them, and of float16's overflow.
+TEST(CastElements, IntegerWithAndWithoutLanesPast2To24) {
   std::mt19937_64 rng(9);
   constexpr int64_t kEdge = int64_t{1} << 24;
   const std::vector<int64_t> specials = {kEdge - 1,
@@ -302,20 +355,18 @@ TEST(CastElements, IntegerBlocksWithAndWithoutLanesPast2To24) {
   }
 }
 
-// int16 -> bfloat16 blocks take float32's high halves, unrounded, when
-// every value lies in [-256, 256); ties just past that range round.
-TEST(CastElements, Int16BlocksWithAndWithoutLanesPast256) {
+// int16 values on either side of 256, past which bfloat16 rounds them.
+TEST(CastElements, Int16WithAndWithoutLanesPast256) {
   std::mt19937_64 rng(10);
   const std::vector<int64_t> specials = {255, 256, -256, -257, 257, 259, -259, 32767, -32768};
   ExpectEveryDestinationEqualsOneElementAtATime(MostlySmallIntegers((int64_t{1} << 16) + 5, 10, specials, rng),
                                                 DType::kInt16);
 }
 
-// float16 <-> bfloat16 blocks (and complex32 -> bfloat16) convert in
-// 16-bit integer lanes when every lane is normal in float16 and in
-// bfloat16, or zero: values of float16's normal range, either sign, with
-// one lane in about forty at or past an edge of it.
-TEST(CastElements, SixteenBitFloatBlocksWithAndWithoutLanesPastFloat16sNormalRange) {
+// float16, bfloat16 and complex32 values of float16's normal range, either
+// sign, with one lane in about forty at or past an edge of it (subnormal,
+// overflow, inf, NaN).
+TEST(CastElements, SixteenBitFloatsWithAndWithoutLanesPastFloat16sNormalRange) {
   std::mt19937_64 rng(10);
   const int64_t n = (int64_t{1} << 16) + 5;
   const double specials[] = {0.0,
@@ -361,12 +412,14 @@ TEST(CastElements, LargeThreadedCastsEqualOneThread) {
                                                              {DType::kComplex64, DType::kFloat64}}) {
     std::vector<char> src(n * ItemSize(from));
     FillRandom(src.data(), from, n, rng);
-    std::vector<char> all(n * ItemSize(to)), one(n * ItemSize(to));
-    ASSERT_TRUE(CastElements(src.data(), from, all.data(), to, n, Device::Cpu()).ok());
-    ASSERT_TRUE(CastElements(src.data(), from, one.data(), to, n, Device::Cpu(1)).ok());
-    EXPECT_EQ(FirstDifference(all.data(), one.data(), to, n), -1) << Name(from) << Name(to);
     const std::vector<char> expected = ElementByElement(src.data(), from, to, n);
-    EXPECT_EQ(FirstDifference(all.data(), expected.data(), to, n), -1) << Name(from) << Name(to);
+    ForEachCpuKernelSet([&] {
+      std::vector<char> all(n * ItemSize(to)), one(n * ItemSize(to));
+      ASSERT_TRUE(CastElements(src.data(), from, all.data(), to, n, Device::Cpu()).ok());
+      ASSERT_TRUE(CastElements(src.data(), from, one.data(), to, n, Device::Cpu(1)).ok());
+      EXPECT_EQ(FirstDifference(all.data(), one.data(), to, n), -1) << Name(from) << Name(to);
+      EXPECT_EQ(FirstDifference(all.data(), expected.data(), to, n), -1) << Name(from) << Name(to);
+    });
   }
 }
 
@@ -412,6 +465,9 @@ TEST(CastElements, ConcurrentCallersEachGetTheirOwnResult) {
 // (cpu0's cache/indexN: level, type, size), and the largest data or unified
 // one there must be the same size. Skipped where sysfs has no cache entries.
 TEST(CastElements, LastLevelCacheMatchesSysfs) {
+#if !defined(__x86_64__)
+  GTEST_SKIP() << "LastLevelCacheBytes reads CPUID, which only x86-64 has";
+#endif
   int64_t largest = 0;
   for (int index = 0;; ++index) {
     const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
@@ -429,15 +485,11 @@ TEST(CastElements, LastLevelCacheMatchesSysfs) {
 
 // Streamed destinations (forced, so that the test's size does not follow
 // the machine's caches) are written with non-temporal stores after a head
-// that aligns them, for the pairs kStreamingPays names: every destination,
-// from a 1-byte source (int16 from uint8 as well as int8), from one of twice
-// its size, from float16 or bfloat16, from float32 and from int64, at
-// offsets that make heads of every length up to kStreamAlignment bytes, on
-// one thread and on all. The destination starts that offset past the first
-// 4 KiB boundary after the 4 KiB-aligned source, so that same-size pairs
-// walk forwards at offset 0 and downwards at the others, where forward
-// loads would wait on the stores just streamed (RunBlocks). The same casts
-// with ordinary stores are checked too.
+// that aligns them, for the pairs that stream: every destination, from a
+// 1-byte source, from one of twice its size, from float16 or bfloat16,
+// from float32 and from int64, at offsets that make heads of every length,
+// on one thread and on all, with each kernel set. The same casts with
+// ordinary stores are checked too.
 TEST(CastElements, StreamedDestinationsEqualOneElementAtATime) {
   std::mt19937_64 rng(5);
   const auto twice_as_wide = [](DType to) -> std::optional<DType> {
@@ -452,7 +504,6 @@ TEST(CastElements, StreamedDestinationsEqualOneElementAtATime) {
   std::vector<std::pair<DType, DType>> pairs;
   for (DType to : kAllDTypes) {
     pairs.push_back({to == DType::kInt8 ? DType::kUInt8 : DType::kInt8, to});
-    // Zero-extending blocks of their own (8-bit integers -> int16).
     if (to == DType::kInt16) pairs.push_back({DType::kUInt8, to});
     if (auto from = twice_as_wide(to)) pairs.push_back({*from, to});
     const DType half = Index(to) % 2 == 0 ? DType::kFloat16 : DType::kBFloat16;
@@ -462,29 +513,33 @@ TEST(CastElements, StreamedDestinationsEqualOneElementAtATime) {
     }
   }
   constexpr int64_t kPage = 4096;
+  // Destination offsets up to two 16-byte vectors: heads of every length.
+  constexpr int64_t kHeadBytes = 32;
   // Enough elements for two threads' shares, plus an odd tail.
   constexpr int64_t n = 2 * (int64_t{1} << 16) + 777;
   for (auto [from, to] : pairs) {
     const int64_t item = static_cast<int64_t>(ItemSize(to));
     const int64_t source_pages = (n * static_cast<int64_t>(ItemSize(from)) + kPage - 1) / kPage * kPage;
-    std::vector<char> buffer(kPage + source_pages + n * item + cast_internal::kStreamAlignment);
+    std::vector<char> buffer(kPage + source_pages + n * item + kHeadBytes);
     char* const src = buffer.data() + (kPage - reinterpret_cast<uintptr_t>(buffer.data()) % kPage);
     FillTieHeavy(src, from, n, rng);
     const std::vector<char> expected = ElementByElement(src, from, to, n);
     char* const destinations = src + source_pages;
-    for (const StoreKind kind : {StoreKind::kStreaming, StoreKind::kOrdinary}) {
-      const ForcedStoreKind forced(kind);
-      for (int64_t offset = 0; offset < cast_internal::kStreamAlignment; offset += item) {
-        for (const int threads : {1, 0}) {
-          std::memset(destinations, 0, n * item + cast_internal::kStreamAlignment);
-          ASSERT_TRUE(CastElements(src, from, destinations + offset, to, n, Device::Cpu(threads)).ok());
-          const int64_t at = FirstDifference(destinations + offset, expected.data(), to, n);
-          EXPECT_EQ(at, -1) << Name(from) << " -> " << Name(to) << " offset " << offset << " threads "
-                            << threads << (kind == StoreKind::kStreaming ? " streamed" : " ordinary")
-                            << " element " << at;
+    ForEachCpuKernelSet([&] {
+      for (const StoreKind kind : {StoreKind::kStreaming, StoreKind::kOrdinary}) {
+        const ForcedStoreKind forced(kind);
+        for (int64_t offset = 0; offset < kHeadBytes; offset += item) {
+          for (const int threads : {1, 0}) {
+            std::memset(destinations, 0, n * item + kHeadBytes);
+            ASSERT_TRUE(CastElements(src, from, destinations + offset, to, n, Device::Cpu(threads)).ok());
+            const int64_t at = FirstDifference(destinations + offset, expected.data(), to, n);
+            EXPECT_EQ(at, -1) << Name(from) << " -> " << Name(to) << " offset " << offset << " threads "
+                              << threads << (kind == StoreKind::kStreaming ? " streamed" : " ordinary")
+                              << " element " << at;
+          }
         }
       }
-    }
+    });
   }
 }
 
@@ -542,11 +597,13 @@ TEST(CastStrided, RandomViewsOfEveryRankEqualAGather) {
       std::vector<char> gathered(n * item);
       for (int64_t i = 0; i < n; ++i) std::memcpy(&gathered[i * item], base + offsets[i] * item, item);
       const std::vector<char> expected = ElementByElement(gathered.data(), from, to, n);
-      std::vector<char> got(n * ItemSize(to));
-      const absl::Status status = CastStrided(base, from, shape, strides, got.data(), to);
-      ASSERT_TRUE(status.ok()) << status;
-      ASSERT_EQ(FirstDifference(got.data(), expected.data(), to, n), -1)
-          << ::testing::PrintToString(shape) << " strides " << ::testing::PrintToString(strides);
+      ForEachCpuKernelSet([&] {
+        std::vector<char> got(n * ItemSize(to));
+        const absl::Status status = CastStrided(base, from, shape, strides, got.data(), to);
+        ASSERT_TRUE(status.ok()) << status;
+        ASSERT_EQ(FirstDifference(got.data(), expected.data(), to, n), -1)
+            << ::testing::PrintToString(shape) << " strides " << ::testing::PrintToString(strides);
+      });
     }
   }
 }

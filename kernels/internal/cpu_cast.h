@@ -1,11 +1,15 @@
-// The CPU cast kernels for every (from, to) pair, compiled once for baseline
-// x86-64 (or the build's own target elsewhere) and once for AVX2;
-// BestCpuCastKernels picks the widest set this processor runs.
+// The CPU cast kernels for every (from, to) pair: one source
+// (cpu_cast_kernels.inc, loops over convert.h) compiled once per instruction
+// set: the build's baseline everywhere (SSE2 on x86-64, NEON on AArch64),
+// AVX2 with F16C on x86-64 (with hand-written blocks for the pairs the
+// compiler leaves slow), SVE on AArch64. BestCpuCastKernels picks the
+// widest set this processor runs.
 
 #ifndef ONEFLOW_PROMOTE_KERNELS_INTERNAL_CPU_CAST_H_
 #define ONEFLOW_PROMOTE_KERNELS_INTERNAL_CPU_CAST_H_
 
 #include <cstdint>
+#include <vector>
 
 #include "kernels/internal/strided_layout.h"
 #include "oneflow_promote/dtype_enum.h"
@@ -103,15 +107,37 @@ struct CpuCastKernels {
   StridedCastFn strided[kNumDTypes][kNumDTypes] = {};
 };
 
+// One Kernels() per instruction set, each defined by the file that compiles
+// cpu_cast_kernels.inc for it.
 namespace baseline {
 const CpuCastKernels& Kernels();
 }  // namespace baseline
+#if defined(__x86_64__)
 namespace avx2 {
 const CpuCastKernels& Kernels();
 }  // namespace avx2
+#elif defined(__aarch64__)
+namespace sve {
+const CpuCastKernels& Kernels();
+}  // namespace sve
+#endif
 
-// The kernels for this processor, decided once.
+// Every kernel set this processor runs, widest first; the baseline is last.
+[[nodiscard]] const std::vector<const CpuCastKernels*>& RunnableCpuCastKernels();
+
+// The kernels casts use: the first of RunnableCpuCastKernels, unless a test
+// forces another.
 [[nodiscard]] const CpuCastKernels& BestCpuCastKernels();
+
+// Makes BestCpuCastKernels return `kernels` (one of RunnableCpuCastKernels)
+// for its lifetime, so that tests check every set the processor runs.
+class ForcedCpuCastKernels {
+ public:
+  explicit ForcedCpuCastKernels(const CpuCastKernels& kernels);
+  ~ForcedCpuCastKernels();
+  ForcedCpuCastKernels(const ForcedCpuCastKernels&) = delete;
+  ForcedCpuCastKernels& operator=(const ForcedCpuCastKernels&) = delete;
+};
 
 }  // namespace oneflow_promote::cast_internal
 

@@ -1,4 +1,5 @@
-// CPU cast kernels for the build's baseline instruction set.
+// CPU cast kernels for the build's baseline instruction set (SSE2 on x86-64,
+// NEON on AArch64): what every processor of the architecture runs.
 
 #include "kernels/internal/cpu_cast.h"
 

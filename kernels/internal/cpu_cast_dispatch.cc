@@ -8,12 +8,19 @@
 
 #if defined(__x86_64__)
 #include <cpuid.h>
+#elif defined(__aarch64__)
+#include <sys/auxv.h>
 #endif
 
 namespace oneflow_promote::cast_internal {
 namespace {
 
 std::atomic<StoreKind> forced_store_kind{StoreKind::kChosenBySize};
+std::atomic<const CpuCastKernels*> forced_kernels{nullptr};
+
+#if defined(__aarch64__)
+constexpr unsigned long kHwcapSve = 1ul << 22;  // HWCAP_SVE in the kernel's asm/hwcap.h
+#endif
 
 }  // namespace
 
@@ -69,20 +76,35 @@ bool StreamsDestination(int64_t read_bytes, int64_t write_bytes, int threads) {
 
 void SetStoreKindForTesting(StoreKind kind) { forced_store_kind.store(kind, std::memory_order_relaxed); }
 
-const CpuCastKernels& BestCpuCastKernels() {
-  static const CpuCastKernels& best = []() -> const CpuCastKernels& {
-#if defined(__x86_64__) && defined(ONEFLOW_PROMOTE_AVX2_KERNELS)
+const std::vector<const CpuCastKernels*>& RunnableCpuCastKernels() {
+  static const auto* runnable = [] {
+    auto* sets = new std::vector<const CpuCastKernels*>;
+#if defined(__x86_64__)
     __builtin_cpu_init();
     // F16C is read from cpuid leaf 1 (ecx bit 29): clang 14's
-    // __builtin_cpu_supports does not know "f16c". The avx2 check covers the
-    // OS saving YMM state, which F16C's VEX encoding needs too.
+    // __builtin_cpu_supports does not know "f16c". The avx2 check covers
+    // the OS saving YMM state, which F16C's VEX encoding needs too.
     unsigned eax, ebx, ecx, edx;
     const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_F16C) != 0;
-    if (__builtin_cpu_supports("avx2") && f16c) return avx2::Kernels();
+    if (__builtin_cpu_supports("avx2") && f16c) sets->push_back(&avx2::Kernels());
+#elif defined(__aarch64__)
+    if ((getauxval(AT_HWCAP) & kHwcapSve) != 0) sets->push_back(&sve::Kernels());
 #endif
-    return baseline::Kernels();
+    sets->push_back(&baseline::Kernels());
+    return sets;
   }();
-  return best;
+  return *runnable;
 }
+
+const CpuCastKernels& BestCpuCastKernels() {
+  const CpuCastKernels* forced = forced_kernels.load(std::memory_order_relaxed);
+  return forced != nullptr ? *forced : *RunnableCpuCastKernels().front();
+}
+
+ForcedCpuCastKernels::ForcedCpuCastKernels(const CpuCastKernels& kernels) {
+  forced_kernels.store(&kernels, std::memory_order_relaxed);
+}
+
+ForcedCpuCastKernels::~ForcedCpuCastKernels() { forced_kernels.store(nullptr, std::memory_order_relaxed); }
 
 }  // namespace oneflow_promote::cast_internal

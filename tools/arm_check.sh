@@ -1,0 +1,51 @@
+#!/bin/bash
+# The CPU cast kernels on AArch64: cross-compiles the kernels' tests with
+# Debian's aarch64-linux-gnu toolchain (CMake, cmake/aarch64-linux-gnu.cmake)
+# and runs them under qemu-user on three processors: NEON only (Cortex-A72),
+# and SVE with 128-bit and with 512-bit vectors. Each run names the kernel
+# sets it expects the dispatch to find (ONEFLOW_PROMOTE_EXPECT_CPU_KERNELS),
+# and cast_test checks every one of them bit for bit against convert.h.
+# Installs what is missing on a fresh Debian bookworm machine (root, or
+# sudo), adding arm64 as a foreign architecture for the dependencies.
+# Prints "N passed, N failed" over the runs; exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+dpkg --print-foreign-architectures | grep -qx arm64 || $SUDO dpkg --add-architecture arm64
+tools/apt_install.sh cmake g++-aarch64-linux-gnu qemu-user \
+  libabsl-dev:arm64 libfmt-dev:arm64 libgtest-dev:arm64
+
+build=${ARM_BUILD_DIR:-/tmp/oneflow_promote_arm64}
+start=$SECONDS
+cmake -S . -B "$build" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/aarch64-linux-gnu.cmake" \
+  -DONEFLOW_PROMOTE_CUDA=OFF >/dev/null
+tests=(cast_test parallel_for_test)
+cmake --build "$build" -j2 --target "${tests[@]}"
+echo "built in $((SECONDS - start)) s"
+
+# name, qemu -cpu, the kernel sets the dispatch must find (widest first)
+runs=(
+  "neon cortex-a72 baseline"
+  "sve128 max,sve-default-vector-length=16 sve,baseline"
+  "sve512 max,sve-default-vector-length=64 sve,baseline"
+)
+passed=0
+failed=0
+for run in "${runs[@]}"; do
+  read -r name cpu expected <<<"$run"
+  for test in "${tests[@]}"; do
+    begin=$SECONDS
+    if ONEFLOW_PROMOTE_EXPECT_CPU_KERNELS=$expected \
+        qemu-aarch64 -L / -cpu "$cpu" "$build/kernels/$test" >"$build/$name.$test.log" 2>&1; then
+      passed=$((passed + 1))
+      echo "//arm64/$name:$test PASSED in $((SECONDS - begin)) s"
+    else
+      failed=$((failed + 1))
+      echo "//arm64/$name:$test FAILED in $((SECONDS - begin)) s"
+      tail -40 "$build/$name.$test.log"
+    fi
+  done
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -28,6 +28,7 @@
 #include "absl/status/statusor.h"
 #include "oneflow_promote/dtype.h"
 #include "oneflow_promote/functional/op_list.h"
+#include "oneflow_promote/sbp/internal/cast_facts.h"
 
 namespace oneflow_promote::sbp {
 
@@ -61,17 +62,23 @@ struct Sbp {
 using NdSbp = absl::InlinedVector<Sbp, 2>;
 [[nodiscard]] std::string ToString(const NdSbp& nd_sbp);
 
-// How well each rank's local result matches the single-device result.
-enum class Exactness : uint8_t {
-  kExact,         // bit for bit
-  kUpToRounding,  // the partials' reduction rounds differently (floating sums)
-  kNeedsBoxing,   // wrong: reduce the partials (to broadcast) first
-};
 [[nodiscard]] const char* ExactnessName(Exactness exactness);
 
 // Whether casting each rank's part from `from` to `to` keeps `kind`.
-// Split and broadcast always do (a cast is elementwise).
-[[nodiscard]] Exactness CastKeeps(DType from, DType to, SbpKind kind);
+// Split and broadcast always do (a cast is elementwise). constexpr: the
+// rules are derived at compile time where the dtypes are known.
+[[nodiscard]] constexpr Exactness CastKeeps(DType from, DType to, SbpKind kind) {
+  if (kind == SbpKind::kSplit || kind == SbpKind::kBroadcast || from == to) {
+    return Exactness::kExact;
+  }
+  const sbp_internal::Facts f = sbp_internal::FactsOf(from);
+  const sbp_internal::Facts t = sbp_internal::FactsOf(to);
+  // A dtype without zero (float8_e8m0fnu) converts to a constant true.
+  if (t.is_bool && !f.has_zero) return Exactness::kExact;
+  if (kind == SbpKind::kPartialSum) return sbp_internal::Additivity(f, t);
+  return sbp_internal::KeepsExtreme(f, t, kind == SbpKind::kPartialMax) ? Exactness::kExact
+                                                                        : Exactness::kNeedsBoxing;
+}
 
 // CastKeeps for every pair of dtypes and each partial kind, as Markdown
 // tables (docs/sbp_rules.md is this text; `promote sbp` prints it).

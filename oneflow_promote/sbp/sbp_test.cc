@@ -8,6 +8,7 @@
 
 #include "oneflow_promote/sbp/sbp.h"
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -262,6 +263,36 @@ TEST(CastKeeps, Every16BitValueAgainstASpread) {
   CheckCastsFrom16Bit<uint16_t>();
   CheckCastsFrom16Bit<Float16>();
   CheckCastsFrom16Bit<BFloat16>();
+}
+
+// The rules are constexpr: every pair and kind evaluated by the compiler.
+// The exhaustive tests above check each of these answers on values; here
+// the compile-time table must equal the run-time calls.
+constexpr SbpKind kKinds[] = {SbpKind::kSplit, SbpKind::kBroadcast, SbpKind::kPartialSum,
+                              SbpKind::kPartialMax, SbpKind::kPartialMin};
+constexpr auto kCompileTimeRules = [] {
+  std::array<std::array<std::array<Exactness, 5>, kNumDTypes>, kNumDTypes> table{};
+  for (DType from : kAllDTypes) {
+    for (DType to : kAllDTypes) {
+      for (int k = 0; k < 5; ++k) table[Index(from)][Index(to)][k] = CastKeeps(from, to, kKinds[k]);
+    }
+  }
+  return table;
+}();
+static_assert(kCompileTimeRules[Index(DType::kInt32)][Index(DType::kInt8)][2] == Exactness::kExact);
+static_assert(kCompileTimeRules[Index(DType::kInt8)][Index(DType::kInt32)][2] == Exactness::kNeedsBoxing);
+
+TEST(CastKeeps, CompileTimeRulesEqualRunTimeCalls) {
+  for (DType from : kAllDTypes) {
+    for (DType to : kAllDTypes) {
+      for (int k = 0; k < 5; ++k) {
+        volatile int kind = k;  // a value the compiler cannot fold
+        EXPECT_EQ(kCompileTimeRules[Index(from)][Index(to)][k],
+                  CastKeeps(from, to, kKinds[kind]))
+            << Name(from) << " -> " << Name(to) << " " << Sbp{kKinds[k]}.ToString();
+      }
+    }
+  }
 }
 
 TEST(CastKeeps, SplitAndBroadcastAlways) {

@@ -1,7 +1,7 @@
 """oneflow_promote_torch.dtensor on PyTorch DTensor over torch.distributed:
-two processes on 127.0.0.1 (gloo), each holding local shards; every case's
-full tensor must equal the single-device answer computed from the same
-shards. Cases: casts of Partial(sum), Partial(max) and Shard layouts, and
+two processes on 127.0.0.1 (gloo) on a 1-D mesh, and four on the 2-D mesh
+[[0, 1], [2, 3]], each holding local shards; every case's full tensor must
+equal the single-device answer computed from the same shards. Cases: casts of Partial(sum), Partial(max) and Shard layouts, and
 add, sub and mul of promoted partials. Without the rules, the int8 cast and
 the promoted add give DTensor 2.15's partial-through answers, which differ
 (checked too, so that the test shows what the rules change).
@@ -130,15 +130,92 @@ def run_sweep(rank, mesh, results):
         results["sweep"] = mismatches
 
 
-def worker(rank, port, install, results):
+# The 2-D pass: four ranks as the mesh [[0, 1], [2, 3]], every pair of these
+# dtypes under each of these placements (mesh dimension 0, then 1).
+MESH_DTYPES = [torch.uint8, torch.int8, torch.int32, torch.float32, torch.float64, torch.bool]
+MESH_PLACEMENTS = [("S(0)", "S(0)"), ("S(0)", "P(sum)"), ("P(sum)", "S(0)"), ("P(sum)", "P(sum)"),
+                   ("R", "P(sum)"), ("P(max)", "P(max)"), ("P(min)", "R"), ("S(0)", "P(max)")]
+
+
+def mesh_parts(dtype, seed, placement):
+    """Local parts[i][j] of mesh coordinate (i, j), equal along replicated
+    dimensions. Floats are integers below 2^20, so that any order of summing
+    four of them is exact and only the cast rounds."""
+    g = torch.Generator().manual_seed(seed)
+    if dtype == torch.bool:
+        make = lambda: torch.randint(0, 2, (4,), generator=g).bool()  # noqa: E731
+    elif dtype.is_floating_point:
+        make = lambda: torch.randint(-2**20, 2**20, (4,), generator=g).to(dtype)  # noqa: E731
+    else:
+        info = torch.iinfo(dtype)
+        make = lambda: torch.randint(info.min, info.max, (4,), generator=g,  # noqa: E731
+                                     dtype=torch.int64).to(dtype)
+    parts = [[make() for _ in range(2)] for _ in range(2)]
+    for i in range(2):
+        for j in range(2):
+            if placement[1] == "R":
+                parts[i][j] = parts[i][0]
+            if placement[0] == "R":
+                parts[i][j] = parts[0][j]
+    return parts
+
+
+def combine(tensors, placement):
+    """What tensors laid out along one mesh dimension as `placement` stand for."""
+    if placement == "S(0)":
+        return torch.cat(tensors)
+    if placement == "R":
+        return tensors[0]
+    out = tensors[0]
+    for t in tensors[1:]:
+        out = (out + t).to(t.dtype) if placement == "P(sum)" else (
+            torch.maximum(out, t) if placement == "P(max)" else torch.minimum(out, t))
+    return out
+
+
+def mesh_cases():
+    for i, (source, target) in enumerate((a, b) for a in MESH_DTYPES for b in MESH_DTYPES):
+        for j, placement in enumerate(MESH_PLACEMENTS):
+            if source == torch.bool and any(p.startswith("P") for p in placement):
+                continue  # gloo reduces no bool partials
+            yield source, target, placement, 100 * i + j
+
+
+def run_mesh(rank, mesh, results):
+    from torch.distributed.tensor import DTensor, Partial, Replicate, Shard
+    layouts = {"S(0)": Shard(0), "R": Replicate(), "P(sum)": Partial("sum"),
+               "P(max)": Partial("max"), "P(min)": Partial("min")}
+    i, j = divmod(rank, 2)
+    mismatches = []
+    for source, target, placement, seed in mesh_cases():
+        parts = mesh_parts(source, seed, placement)
+        rows = [combine(parts[r], placement[1]) for r in range(2)]
+        want = combine(rows, placement[0]).to(target)
+        local = DTensor.from_local(parts[i][j], mesh, [layouts[p] for p in placement])
+        got = local.to(target).full_tensor()
+        if not torch.equal(got, want):
+            mismatches.append(f"{source} -> {target} as {placement} (seed {seed}): "
+                              f"{got.tolist()} vs one device {want.tolist()}")
+    # The int8 example on the 2x2 mesh: partial sums on both dimensions.
+    example = DTensor.from_local(torch.tensor([100, 50, -100], dtype=torch.int8), mesh,
+                                 [Partial("sum"), Partial("sum")]).to(torch.int32).full_tensor()
+    if rank == 0:
+        results["mesh"] = mismatches
+        results["mesh int8 example"] = example
+
+
+def worker(rank, port, install, results, world):
     os.environ["MASTER_ADDR"] = "127.0.0.1"
     os.environ["MASTER_PORT"] = str(port)
-    dist.init_process_group("gloo", rank=rank, world_size=WORLD)
+    dist.init_process_group("gloo", rank=rank, world_size=world)
     try:
         from torch.distributed.device_mesh import init_device_mesh
         if install:
             import oneflow_promote_torch.dtensor
             oneflow_promote_torch.dtensor.install()
+        if world == 4:
+            run_mesh(rank, init_device_mesh("cpu", (2, 2)), results)
+            return
         mesh = init_device_mesh("cpu", (WORLD,))
         local = shards(rank)
         for case in CASES:
@@ -151,13 +228,14 @@ def worker(rank, port, install, results):
         dist.destroy_process_group()
 
 
-def run(install):
+def run(install, world=WORLD):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     manager = mp.get_context("spawn").Manager()
     results = manager.dict()
-    mp.start_processes(worker, args=(port, install, results), nprocs=WORLD, start_method="spawn")
+    mp.start_processes(worker, args=(port, install, results, world), nprocs=world,
+                       start_method="spawn")
     return dict(results)
 
 
@@ -185,6 +263,19 @@ def test_without_the_rules_dtensor_differs():
     assert "int8 P(sum) -> int32" in wrong, got["int8 P(sum) -> int32"]
     assert "int8 P(sum) + int32 P(sum)" in wrong
     assert got["sweep"], "DTensor's own rules matched one device on the whole sweep"
+
+
+def test_with_the_rules_a_2x2_mesh_of_four_ranks_gives_single_device_answers():
+    got = run(install=True, world=4)
+    assert got["mesh"] == [], "\n".join(got["mesh"][:10])
+    # Four int8 partials of [100, 50, -100]: the int8 sum wraps to [-112, -56, 112].
+    assert got["mesh int8 example"].tolist() == [-112, -56, 112]
+
+
+def test_without_the_rules_the_2x2_mesh_differs():
+    got = run(install=False, world=4)
+    assert got["mesh int8 example"].tolist() == [400, 200, -400]
+    assert got["mesh"], "DTensor's own rules matched one device on the whole 2-D pass"
 
 
 if __name__ == "__main__":

@@ -89,16 +89,16 @@ def sweep_parts(dtype, seed):
             for _ in range(WORLD)]
 
 
-def sweep_global(parts, placement):
-    """The global tensor the parts stand for, reduced in their own dtype."""
+def combine(tensors, placement):
+    """What tensors laid out along one mesh dimension as `placement` stand for."""
     if placement == "S(0)":
-        return torch.cat(parts)
+        return torch.cat(tensors)
     if placement == "R":
-        return parts[0]
-    out = parts[0]
-    for p in parts[1:]:
-        out = (out + p).to(p.dtype) if placement == "P(sum)" else (
-            torch.maximum(out, p) if placement == "P(max)" else torch.minimum(out, p))
+        return tensors[0]
+    out = tensors[0]
+    for t in tensors[1:]:
+        out = (out + t).to(t.dtype) if placement == "P(sum)" else (
+            torch.maximum(out, t) if placement == "P(max)" else torch.minimum(out, t))
     return out
 
 
@@ -120,7 +120,7 @@ def run_sweep(rank, mesh, results):
     mismatches = []
     for source, target, placement, seed in sweep_cases():
         parts = sweep_parts(source, seed)
-        want = sweep_global(parts, placement).to(target)
+        want = combine(parts, placement).to(target)
         local = parts[0] if placement == "R" else parts[rank]
         got = DTensor.from_local(local, mesh, [layouts[placement]]).to(target).full_tensor()
         if not torch.equal(got, want):
@@ -159,19 +159,6 @@ def mesh_parts(dtype, seed, placement):
             if placement[0] == "R":
                 parts[i][j] = parts[0][j]
     return parts
-
-
-def combine(tensors, placement):
-    """What tensors laid out along one mesh dimension as `placement` stand for."""
-    if placement == "S(0)":
-        return torch.cat(tensors)
-    if placement == "R":
-        return tensors[0]
-    out = tensors[0]
-    for t in tensors[1:]:
-        out = (out + t).to(t.dtype) if placement == "P(sum)" else (
-            torch.maximum(out, t) if placement == "P(max)" else torch.minimum(out, t))
-    return out
 
 
 def mesh_cases():

@@ -16,7 +16,13 @@ dpkg --print-foreign-architectures | grep -qx arm64 || $SUDO dpkg --add-architec
 tools/apt_install.sh cmake g++-aarch64-linux-gnu qemu-user \
   libabsl-dev:arm64 libfmt-dev:arm64 libgtest-dev:arm64
 
-build=${ARM_BUILD_DIR:-/tmp/oneflow_promote_arm64}
+# A fresh build tree under /tmp, removed at the end (kept with KEEP=1).
+build=$(mktemp -d /tmp/oneflow_promote_arm64-XXXXXX)
+if [ "${KEEP:-0}" = 1 ]; then
+  echo "build tree kept in $build"
+else
+  trap 'rm -rf "$build"' EXIT
+fi
 start=$SECONDS
 cmake -S . -B "$build" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/aarch64-linux-gnu.cmake" \
   -DONEFLOW_PROMOTE_CUDA=OFF >/dev/null

@@ -19,29 +19,20 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <functional>
-#include <string>
 #include <thread>
 #include <vector>
 
+#include "bench/ratio_reporter.h"
 #include "kernels/cast.h"
 #include "kernels/internal/parallel_for.h"
 
 namespace oneflow_promote {
 namespace {
 
-int64_t Flag(int argc, char** argv, const char* name, int64_t fallback) {
-  const size_t length = std::strlen(name);
-  for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], name, length) == 0) return std::atoll(argv[i] + length);
-  }
-  return fallback;
-}
-
 int Main(int argc, char** argv) {
-  const int64_t n = Flag(argc, argv, "--elements=", int64_t{1} << 20);
-  const int calls = static_cast<int>(Flag(argc, argv, "--calls=", 400));
+  const int64_t n = bench::Int64Flag(argc, argv, "--elements=", int64_t{1} << 20);
+  const int calls = static_cast<int>(bench::Int64Flag(argc, argv, "--calls=", 400));
   const int threads = cast_internal::HardwareThreads();
   at::set_num_threads(threads);
   std::vector<int8_t> bytes(n, 3);

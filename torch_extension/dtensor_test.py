@@ -1,8 +1,9 @@
 """oneflow_promote_torch.dtensor on PyTorch DTensor over torch.distributed:
 two processes on 127.0.0.1 (gloo) on a 1-D mesh, and four on the 2-D mesh
 [[0, 1], [2, 3]], each holding local shards; every case's full tensor must
-equal the single-device answer computed from the same shards. Cases: casts of Partial(sum), Partial(max) and Shard layouts, and
-add, sub and mul of promoted partials. Without the rules, the int8 cast and
+equal the single-device answer computed from the same shards. Cases: casts
+of Partial(sum), Partial(max) and Shard layouts, and add, sub and mul of
+promoted partials. Without the rules, the int8 cast and
 the promoted add give DTensor 2.15's partial-through answers, which differ
 (checked too, so that the test shows what the rules change).
 
@@ -89,6 +90,14 @@ def sweep_parts(dtype, seed):
             for _ in range(WORLD)]
 
 
+def placements(*names):
+    """DTensor placements for names such as "S(0)", "R", "P(sum)"."""
+    from torch.distributed.tensor import Partial, Replicate, Shard
+    made = {"S(0)": Shard(0), "R": Replicate(), "P(sum)": Partial("sum"),
+            "P(max)": Partial("max"), "P(min)": Partial("min")}
+    return [made[name] for name in names]
+
+
 def combine(tensors, placement):
     """What tensors laid out along one mesh dimension as `placement` stand for."""
     if placement == "S(0)":
@@ -114,15 +123,13 @@ def sweep_cases():
 
 
 def run_sweep(rank, mesh, results):
-    from torch.distributed.tensor import DTensor, Partial, Replicate, Shard
-    layouts = {"S(0)": Shard(0), "R": Replicate(), "P(sum)": Partial("sum"),
-               "P(max)": Partial("max"), "P(min)": Partial("min")}
+    from torch.distributed.tensor import DTensor
     mismatches = []
     for source, target, placement, seed in sweep_cases():
         parts = sweep_parts(source, seed)
         want = combine(parts, placement).to(target)
         local = parts[0] if placement == "R" else parts[rank]
-        got = DTensor.from_local(local, mesh, [layouts[placement]]).to(target).full_tensor()
+        got = DTensor.from_local(local, mesh, placements(placement)).to(target).full_tensor()
         if not torch.equal(got, want):
             mismatches.append(f"{source} -> {target} as {placement} (seed {seed}): "
                               f"{got.tolist()} vs one device {want.tolist()}")
@@ -187,30 +194,30 @@ def mesh_op_cases():
                 yield op, dtypes, layouts, seed
 
 
+def mesh_global(parts, placement):
+    """The tensor that parts[i][j] laid out as `placement` stand for: reduced
+    along mesh dimension 1, then 0."""
+    return combine([combine(row, placement[1]) for row in parts], placement[0])
+
+
 def run_mesh(rank, mesh, results):
-    from torch.distributed.tensor import DTensor, Partial, Replicate, Shard
-    layouts = {"S(0)": Shard(0), "R": Replicate(), "P(sum)": Partial("sum"),
-               "P(max)": Partial("max"), "P(min)": Partial("min")}
+    from torch.distributed.tensor import DTensor, Partial
     i, j = divmod(rank, 2)
+    local = lambda parts, placement: DTensor.from_local(  # noqa: E731
+        parts[i][j], mesh, placements(*placement))
     mismatches = []
     for source, target, placement, seed in mesh_cases():
         parts = mesh_parts(source, seed, placement)
-        rows = [combine(parts[r], placement[1]) for r in range(2)]
-        want = combine(rows, placement[0]).to(target)
-        local = DTensor.from_local(parts[i][j], mesh, [layouts[p] for p in placement])
-        got = local.to(target).full_tensor()
+        want = mesh_global(parts, placement).to(target)
+        got = local(parts, placement).to(target).full_tensor()
         if not torch.equal(got, want):
             mismatches.append(f"{source} -> {target} as {placement} (seed {seed}): "
                               f"{got.tolist()} vs one device {want.tolist()}")
     for (op, name), (first, second), (a_layout, b_layout), seed in mesh_op_cases():
         a_parts = mesh_parts(first, seed, a_layout)
         b_parts = mesh_parts(second, seed + 1, b_layout)
-        operands = [combine([combine(parts[r], layout[1]) for r in range(2)], layout[0])
-                    for parts, layout in ((a_parts, a_layout), (b_parts, b_layout))]
-        want = op(*operands)
-        a = DTensor.from_local(a_parts[i][j], mesh, [layouts[p] for p in a_layout])
-        b = DTensor.from_local(b_parts[i][j], mesh, [layouts[p] for p in b_layout])
-        got = op(a, b).full_tensor()
+        want = op(mesh_global(a_parts, a_layout), mesh_global(b_parts, b_layout))
+        got = op(local(a_parts, a_layout), local(b_parts, b_layout)).full_tensor()
         if got.dtype != want.dtype or not torch.equal(got, want):
             mismatches.append(f"{first} {a_layout} {name} {second} {b_layout} (seed {seed}): "
                               f"{got.tolist()} vs one device {want.tolist()}")

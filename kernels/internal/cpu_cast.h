@@ -30,29 +30,19 @@ inline constexpr int64_t kStreamingBytes = int64_t{8} << 20;
 
 // Whether a pass that reads read_bytes and writes write_bytes on `threads`
 // threads writes with non-temporal stores: from kStreamingBytes of
-// destination on, except for passes that write at least what they read and
-// whose source and destination together fit in three quarters of the
-// last-level cache on one thread, or in two and a half times it on several.
-//
-// On one thread, close to all of the cache was too much (one thread lost 18%
-// at 30 of 32 MiB); below that the next pass finds the destination in cache:
-// on a Zen 4 with 32 MiB of L3, int8 -> float32 at 2M to 4M elements ran
-// 1.3-2.4x faster on one thread and 2.4-3.4x on two with ordinary stores.
-// Beyond it one core's own load and store rate, not memory, bounds the pass,
-// and streaming gained 0-15% on byte casts of 32 to 80 MiB.
-//
-// Several threads share one memory bus, which streamed passes saturate
-// (int8 -> uint8 of 16M elements took 0.62 ms on one thread and 0.64 ms on
-// two), while the part of a pass the L3 keeps serves every core at cache
-// speed (0.22 ms on two threads with ordinary stores). Two threads ran byte
-// casts of 32 to 48 MiB 1.2-1.9x faster with ordinary stores, and of 80 MiB
-// 1.0-1.07x (docs/benchmarks.md).
-//
-// Narrowing passes lost 15-45% with ordinary stores on one and on two
-// threads (float32 -> int16 and float16 at 4M and 5M elements, int16 ->
-// int8 at 16M): their streamed blocks read in interleaved streams. Where
-// the L3 is 8 MiB (Zen 1) this is nearly the 8 MiB rule alone.
+// destination on, unless caching pays (CachingPays) in the last-level cache
+// the processor reports.
 [[nodiscard]] bool StreamsDestination(int64_t read_bytes, int64_t write_bytes, int threads);
+
+// Whether ordinary stores beat streaming for such a pass because its source
+// and destination stay in a last-level cache of cache_bytes until the next
+// pass reads them: within three quarters of the cache on one thread (two and
+// a half times it on several, whose ordinary stores the cache serves at its
+// own speed) for passes that write at least what they read, within half of
+// it for narrowing passes, whose streamed blocks read in interleaved streams.
+// A pass that the cache holds runs as libtorch's does, with ordinary stores;
+// docs/casts.md gives the measurements on AMD and Intel processors.
+[[nodiscard]] bool CachingPays(int64_t read_bytes, int64_t write_bytes, int threads, int64_t cache_bytes);
 
 // Which stores StreamsDestination chooses. Tests force each kind on small
 // buffers, so that what they cover does not depend on the cache sizes of

@@ -68,10 +68,13 @@ bool StreamsDestination(int64_t read_bytes, int64_t write_bytes, int threads) {
     case StoreKind::kOrdinary: return false;
     case StoreKind::kChosenBySize: break;
   }
-  const int64_t cached_quarters = threads > 1 ? 10 : 3;
-  const bool caching_pays = write_bytes >= read_bytes &&
-                            4 * (read_bytes + write_bytes) <= cached_quarters * LastLevelCacheBytes();
-  return write_bytes >= kStreamingBytes && !caching_pays;
+  return write_bytes >= kStreamingBytes &&
+         !CachingPays(read_bytes, write_bytes, threads, LastLevelCacheBytes());
+}
+
+bool CachingPays(int64_t read_bytes, int64_t write_bytes, int threads, int64_t cache_bytes) {
+  const int64_t cached_quarters = write_bytes < read_bytes ? 2 : threads > 1 ? 10 : 3;
+  return 4 * (read_bytes + write_bytes) <= cached_quarters * cache_bytes;
 }
 
 void SetStoreKindForTesting(StoreKind kind) { forced_store_kind.store(kind, std::memory_order_relaxed); }

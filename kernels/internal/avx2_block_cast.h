@@ -883,27 +883,13 @@ inline constexpr bool kReadsInStreams =
         : sizeof(From) > sizeof(To) &&
               !(std::is_integral_v<From> && sizeof(From) <= 4 &&
                 (kIsNarrowFloatDest<To> || std::is_same_v<To, Complex<Float16>>));
-// Four, except:
-// - six for complex128 -> 8- to 32-bit integers and float32, which read 4
-//   to 16 times the bytes they write: the 8- and 16-bit ones ran 4-6%
-//   faster on one thread at 16M elements, and about as fast on two; from
-//   64-byte aligned sources, complex128 -> float32 gained 5-6% on one
-//   thread (1% lost on two) and complex128 -> int32 2-4%, in two A/B runs.
-// - six for int64 -> bool and 8-bit integers, from 64-byte aligned
-//   sources: 9% and 4% faster on one thread (paired A/B, 10 rounds), 1-2%
-//   on two. Other pairs that read 8 or more times what they write lost
-//   4-16% with six from misaligned sources (complex128 -> bool 6%), and
-//   eight lost 1-4% for complex128 -> 8-bit integers and 5% for
-//   complex128 -> int16.
-// - two for float32 -> float16 (complex64 -> complex32 too, as twice the
-//   float32): 8-11% faster than four on one thread in three A/B runs, -3%
-//   to +5% on two. Other pairs that halve the size gained as much or lost
-//   (int64 -> int32 5%, float64 -> float32 9%).
+// Four, except six for complex128 -> 8- and 16-bit integers, which read 8
+// and 16 times the bytes they write, and two for float32 -> float16 (and
+// complex64 -> complex32, as twice the float32): each paid on a Zen 4 and
+// did not lose on a Zen 3 (docs/benchmarks.md).
 template <typename From, typename To>
 inline constexpr int64_t kReadStreams =
-    (std::is_same_v<From, Complex<double>> && (kIsSmallIntDest<To> || std::is_same_v<To, float>)) ||
-            (std::is_same_v<From, int64_t> && sizeof(To) == 1)
-        ? 6
+    std::is_same_v<From, Complex<double>> && kIsSmallIntDest<To> && sizeof(To) <= 2 ? 6
     : std::is_same_v<From, float> && std::is_same_v<To, Float16> ? 2
                                                                  : 4;
 inline constexpr int64_t kStreamTurnBytes = 1024;

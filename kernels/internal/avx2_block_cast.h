@@ -862,20 +862,12 @@ ONEFLOW_PROMOTE_BLOCK_INLINE void PrefetchAhead(const void* in, int64_t offset_b
 }
 
 // Whether a streaming run of the pair reads its source as kReadStreams
-// interleaved streams (RunBlocks). One core reading one stream from memory
-// gets about 10 GB/s on Zen 1; reading four parts of the run in turns of
-// 1 KiB each gets 15-17, which narrowing casts, bound by their reads, turn
-// into 12% more speed in geometric mean on one thread (up to 40% for
-// complex128 -> 8-bit), and same-size casts of 4 and 8 bytes into 3-14%.
-// Widening casts are bound by their writes and gain nothing (1 -> 2 bytes
-// lost 15%), nor do same-size casts of 1 and 2 bytes; int32 rounded to
-// 16-bit floats, bound by its arithmetic, lost 5-10% (docs/benchmarks.md);
-// int64 rounded to them gains 5-12% since LoadSmallInt8. float64 ->
-// float32 and complex128 -> complex64 gain 18-21% in streams that do not
-// prefetch (kPrefetchesAhead); prefetching 2 KiB ahead, they lost 15%.
-// The streams still pay on Zen 4, where one core reads 30-45 GB/s: one
-// stream instead lost 3-18% for 7 of 10 pairs (complex128 -> bool and
-// int8 gained 11%).
+// interleaved streams (RunBlocks): one core keeps more reads in flight from
+// several streams than from one, which narrowing casts, bound by their
+// reads, and same-size casts of 4 and 8 bytes turn into speed. Widening
+// casts are bound by their writes and int32 rounded to 16-bit floats by its
+// arithmetic; they read one stream. Measured on a Zen 1 and a Zen 4
+// (docs/benchmarks.md).
 template <typename From, typename To>
 inline constexpr bool kReadsInStreams =
     sizeof(From) == sizeof(To)
@@ -894,15 +886,10 @@ inline constexpr int64_t kReadStreams =
                                                                  : 4;
 inline constexpr int64_t kStreamTurnBytes = 1024;
 
-// Whether a streaming run prefetches its source (PrefetchAhead). Streamed
-// blocks that do the least arithmetic ran faster without it, on one thread
-// and on two: the hardware prefetchers follow the four streams, and the
-// prefetches' extra loads cost more than they hide. int32 and int64 ->
-// 8-bit and bool gained 10-49%, complex128 -> float32 25%, complex64 and
-// complex128 -> 8- to 32-bit integers 5-20% (complex32's lost 5%).
-// Floating sources whose blocks compute lost up to 9% without it
-// (float64 -> int16), and those that keep low bytes (complex -> its part
-// type) neither gained nor lost.
+// Whether a streaming run prefetches its source (PrefetchAhead): not for
+// streamed blocks that do the least arithmetic (integer narrowing, real
+// parts, plain conversions, complex to small integers), which the hardware
+// prefetchers keep fed and whose extra loads cost more than they hide.
 template <typename From, typename To>
 inline constexpr bool kPrefetchesAhead =
     !(kReadsInStreams<From, To> &&
@@ -913,18 +900,9 @@ inline constexpr bool kPrefetchesAhead =
 // Whether a streaming run of a narrowing pair asks for the next turn of
 // its stream (kStreamTurnBytes ahead, which the rotation reaches after a
 // turn of each other stream) with the NTA hint, which keeps the lines out
-// of L2, instead of kPrefetchesAhead's prefetch. At 16M elements, over the
-// 41 prefetching pairs of libtorch's dtypes: +8% in geometric mean on one
-// thread (float64 -> uint8 +20%, float64 -> int32 +23%, float32 -> uint8
-// +26%), +11% on two. int64 rounded to floating types, which read without
-// prefetching, gained 7-11% on one thread and 10-17% on two. Same-size
-// pairs lost 2% with it on one thread, and int64 -> 8- to 32-bit integers,
-// int32 -> 8-bit, float64 -> float32 and complex128 -> complex64 lost
-// 22-29%. complex64 -> 8- to 32-bit integers gained 9-19% on one thread
-// and 5-12% on two; complex128 -> 8-bit integers, in their six streams,
-// gained 7-11% on one thread and lost 0-6% on two (where they run at 1.5x
-// memcpy), and complex128 -> int16 and int32 lost 2-6%. int16 and int32 ->
-// bool gained 8-20% on one thread and two; int64 -> bool lost 20%.
+// of L2, instead of kPrefetchesAhead's prefetch: the pairs listed gained on
+// a Zen 1 and on a Zen 3; same-size pairs, int64 -> integers, int32 ->
+// 8-bit, float64 -> float32 and complex128 -> complex64 lost with it.
 template <typename From, typename To>
 inline constexpr bool kPrefetchesNextTurn =
     (kPrefetchesAhead<From, To> || (std::is_same_v<From, int64_t> && !std::is_integral_v<To>) ||

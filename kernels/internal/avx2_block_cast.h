@@ -47,25 +47,17 @@ using namespace ::oneflow_promote::cast_internal::blocks;
 
 // Whether any (all) lanes of a comparison mask (lanes all ones or all
 // zeros) are set, for the branches that send a rare block to its slow
-// path. On Zen 1, vpmovmskb here instead of vptest made float32 -> int16,
-// int32 and int64, float16 and bfloat16 -> int16, and complex64 ->
-// complex32 1.15-1.3x faster on cached data. Range tests of bits under a
-// constant mask keep vptest: an and, a compare and vpmovmskb in its place
-// ran up to 7% slower (int32 -> bfloat16, int64 -> complex64).
+// path: vpmovmskb, which ran faster than vptest here. Range tests of bits
+// under a constant mask keep vptest, which ran faster there.
 ONEFLOW_PROMOTE_BLOCK_INLINE bool AnyLaneSet(__m256i mask) { return _mm256_movemask_epi8(mask) != 0; }
 ONEFLOW_PROMOTE_BLOCK_INLINE bool AllLanesSet(__m256i mask) { return _mm256_movemask_epi8(mask) == -1; }
 
 // A 32-byte load that stays in program order: successive calls read in
 // the order they are made. GCC otherwise folds each load into its first
-// use and orders them as it schedules those; int64 -> bool read each
-// block's four vectors last to first, which from 64-byte aligned sources
-// (as frameworks allocate them) held it to 0.8x of memcpy on one thread,
-// where int64 -> int8 read 0.9x; in order it gained 14% on one thread and
-// 12% on two. (Sources 16 bytes past a line, whose loads split lines, ran
-// as fast in either order.) Other pairs lost with it (int32 -> 8-bit and
-// int64 -> int16 18-21%, complex128 -> 16- and 32-bit integers 7-10% on one
-// thread), perhaps because the barrier also holds each block's loads behind
-// the stores of the block before.
+// use and orders them as it schedules those, and int64 -> bool, reading
+// each block's four vectors last to first, fell behind int64 -> int8 from
+// aligned sources. Other pairs lost with the barrier, which also holds
+// each block's loads behind the stores of the block before.
 ONEFLOW_PROMOTE_BLOCK_INLINE __m256i LoadInOrder(const __m256i* p) {
   __m256i bits = _mm256_loadu_si256(p);
   asm volatile("" : "+x"(bits)::"memory");
@@ -172,12 +164,10 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256d DoubleParts4(const double* pairs) {
 // in order, narrowed to 32-bit lanes by narrow (cvtpd2ps or cvttpd2dq of
 // four float64). Whole pairs are narrowed and the parts picked after: twice
 // the conversions of DoubleParts4, but two 32-byte loads instead of four
-// 16-byte ones and no 256-bit unpack, which made complex128 -> 8- to 32-bit
-// integers and 16-bit floats 8-14% faster on cached data, and
-// complex128 -> float32 1.1x faster from memory. (complex128 ->
-// bool keeps DoubleParts4: from memory, with its prefetches, this ran it
-// at 0.6x; so does complex128 -> float16, whose narrowing is four steps,
-// LoadFloat8RoundedToOddIfNormal.)
+// 16-byte ones and no 256-bit unpack, which paid for complex128 -> 8- to
+// 32-bit integers, 16-bit floats and float32. complex128 -> bool and
+// complex128 -> float16 (four steps a narrowing) ran faster with
+// DoubleParts4 and keep it.
 template <int kPart, typename Narrow>
 ONEFLOW_PROMOTE_BLOCK_INLINE auto NarrowedDoubleParts4(const double* pairs, Narrow narrow) {
   const auto first = narrow(_mm256_loadu_pd(pairs));
@@ -328,9 +318,8 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadTruncatedFloat8(const From* in) {
 // land in their mantissa), which the caller treats as the rare NaN block.
 // For float64 -> float16 this replaced a second F16C rounding that told
 // exact halfway values apart (RoundToMiniFloatBits8). complex128 gathers
-// its parts before narrowing (DoubleParts4): with these four steps per
-// conversion, narrowing whole pairs (NarrowedDoubleParts4) ran
-// complex128 -> float16 at 0.89x on cached data, and no faster from memory.
+// its parts before narrowing (DoubleParts4), which ran faster with these
+// four steps a conversion than narrowing whole pairs.
 template <int kPart, typename From>
 ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadFloat8RoundedToOddIfNormal(const From* in) {
   const auto narrow = [](__m256d value) __attribute__((always_inline)) {
@@ -385,9 +374,8 @@ ONEFLOW_PROMOTE_BLOCK_INLINE bool LoadSmallInt8(const From* in, __m256* value) {
     const __m256i biased = _mm256_or_si256(_mm256_add_epi64(low, offset), _mm256_add_epi64(high, offset));
     if (!__builtin_expect(_mm256_testz_si256(biased, _mm256_set1_epi64x(-2 * kLimit)), 1)) return false;
     // The low 32 bits of each element: elements (0,1,4,5 | 2,3,6,7) within
-    // lanes, put in order by one 64-bit permute. Reusing the loads made
-    // int64 -> float16/bfloat16/complex32 5-9% faster on cached data than
-    // four 16-byte loads and 128-bit shuffles.
+    // lanes, put in order by one 64-bit permute; reusing the range test's
+    // loads beat four 16-byte loads and 128-bit shuffles.
     const __m256i words = _mm256_castps_si256(
         _mm256_shuffle_ps(_mm256_castsi256_ps(low), _mm256_castsi256_ps(high), 0x88));
     *value = _mm256_cvtepi32_ps(_mm256_permute4x64_epi64(words, 0xD8));
@@ -713,14 +701,13 @@ inline constexpr bool kMayBeNaN = !std::is_integral_v<T>;
 // rounded to odd) when not, so where F16C rounds t and t | 1 alike, that is
 // the answer without knowing which; they differ only where t lies exactly
 // halfway between two float16 values (or is infinite). Blocks with such a
-// lane, or a NaN, take the full rounding to odd. On Zen 1 the second F16C
-// rounding costs less than testing t's bits for halfway values (which move
-// with the binade in float16's subnormal range) and for NaN: float64 ->
-// float16 ran 1.25x faster on cached data, 1.22x at 16M elements. float64
-// and complex128 sources now round to odd before F16C instead
-// (LoadFloat8RoundedToOddIfNormal), another 1.15x on cached data; int32
-// and int64 ones past 2^24 keep the two roundings. bfloat16, rounded in
-// integer lanes, tests t's bits (MayBeHalfwayInBFloat16OrNaN).
+// lane, or a NaN, take the full rounding to odd. The second F16C rounding
+// costs less than testing t's bits for halfway values (which move with the
+// binade in float16's subnormal range) and for NaN. float64 and complex128
+// sources round to odd before F16C instead (LoadFloat8RoundedToOddIfNormal,
+// cheaper still); int32 and int64 ones past 2^24 keep the two roundings.
+// bfloat16, rounded in integer lanes, tests t's bits
+// (MayBeHalfwayInBFloat16OrNaN).
 template <typename To, int kPart, typename From>
 ONEFLOW_PROMOTE_BLOCK_INLINE __m128i RoundToMiniFloatBits8(const From* in) {
   if constexpr (std::is_same_v<From, int32_t> || std::is_same_v<From, int64_t>) {
@@ -744,8 +731,7 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m128i RoundToMiniFloatBits8(const From* in) {
     const __m256 truncated = LoadTruncatedFloat8<kPart>(in);
     if (!MayBeHalfwayInBFloat16OrNaN<kMayBeNaN<From>>(truncated)) {
       // With no lane halfway, rounding half up is rounding to nearest-even:
-      // two integer steps fewer than ToBFloat16Lanes8. float64 -> bfloat16
-      // ran 1.24x faster on cached data, 1.14x at 16M elements on one thread.
+      // two integer steps fewer than ToBFloat16Lanes8.
       const __m256i bits = _mm256_castps_si256(truncated);
       return PackUnsigned16(_mm256_srli_epi32(_mm256_add_epi32(bits, _mm256_set1_epi32(0x8000)), 16));
     }
@@ -795,10 +781,7 @@ inline constexpr bool kIsExactInBFloat16 = std::is_same_v<T, uint8_t> || std::is
 // Sixteen int16 as bfloat16 bits, if all lie in [-256, 256), where
 // bfloat16's eight significant bits hold every integer; false (bits
 // untouched) otherwise. Integer data nearly always does, so blocks take
-// this path predictably and skip the rounding: int16 -> bfloat16 ran 1.3x
-// faster on cached data than rounding every block. (Converting the
-// block's one load, in lanes or whole, ran 0.85-0.95x as fast as
-// widening from memory eight at a time.)
+// this path predictably and skip the rounding.
 ONEFLOW_PROMOTE_BLOCK_INLINE bool ExactInt16ToBFloat16Bits16(const int16_t* in, __m256i* bits) {
   const __m256i words = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in));
   const __m256i biased = _mm256_add_epi16(words, _mm256_set1_epi16(256));  // in [0, 512) if exact
@@ -821,8 +804,7 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256i HalfRealParts16(const void* pairs) {
 }
 
 // Sixteen float16 rounded to nearest-even bfloat16, in 16-bit integer
-// lanes: twice the lanes of the float32 route (F16C, then ToBFloat16Bits8),
-// which held float16 -> bfloat16 to 12-14 GB/s on cached data. A normal
+// lanes: twice the lanes of the float32 route (F16C, then ToBFloat16Bits8).
 // float16's 10-bit mantissa rounded to 7 bits, and its exponent rebiased
 // by 127 - 15, are the bfloat16's fields; the rounding's carry runs into
 // the exponent as it should, and cannot reach the sign (the largest normal
@@ -875,9 +857,8 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256i BFloat16ToHalfBits16(__m256i bfloat) {
 // significand 1f (placed in bits 15-5) times 2^(e-14); for 0 < e-14 < 16
 // that power of two is one vpshufb of e's two bytes into a table of 2^0 to
 // 2^7 (indices past 7, or negative, read 0), so |x| < 1 gives 0, and
-// vpsignw applies the sign. On Zen 1 this ran float16 -> int8 1.35x faster
-// than F16C and cvttps2dq on cached data: twice the lanes per instruction,
-// and no conversion, whose pipe both of those share.
+// vpsignw applies the sign. That beat F16C and cvttps2dq: twice the lanes
+// per instruction, and no conversion, whose pipe both of those share.
 ONEFLOW_PROMOTE_BLOCK_INLINE bool HalfToInt16Truncated16(__m256i half, __m256i* words) {
   const __m256i exponent = _mm256_and_si256(half, _mm256_set1_epi16(0x7C00));
   if (__builtin_expect(AnyLaneSet(_mm256_cmpgt_epi16(exponent, _mm256_set1_epi16(0x77FF))), 0)) return false;
@@ -905,11 +886,9 @@ template <typename From, typename To, typename = void>
 struct BlockCast : NoBlockCast<From, To> {};
 
 // Anything real or complex -> float16 / bfloat16. 8-bit sources are bound
-// by Zen 1's shuffle and shift pipes (the widening, the packs), not by the
-// conversion pipe: ways around cvtdq2ps and F16C (an FMA on 2^23 + x,
-// pshufb tables for the exponent with a multiply for the mantissa, float16
-// bits rebuilt from float32's in integer lanes) ran uint8 -> float16 at
-// 0.7-0.85x of this block on cached data.
+// by the shuffle and shift pipes (the widening, the packs), not by the
+// conversion pipe; the ways around cvtdq2ps and F16C that were tried ran
+// slower (docs/benchmarks.md).
 template <typename From, typename To>
 struct BlockCast<From, To,
                  std::enable_if_t<block_internal::kIsNarrowFloatDest<To> &&
@@ -927,8 +906,7 @@ struct BlockCast<From, To,
       }
     };
     // From memory, one 32-byte store per 16 elements ran 1-byte sources
-    // 1.04-1.18x faster on one thread than a 16-byte store per 8 (wider
-    // sources showed no clear difference).
+    // faster than a 16-byte store per 8 (wider sources: no clear difference).
     if constexpr (sizeof(From) == 1) {
       return RunBlocks<16, kRoundsToOdd<From>, kStream>(in, out, n, [&](const From* block_in, To* block_out) {
         StoreVector<kStream>(block_out, _mm256_set_m128i(bits8(block_in + 8), bits8(block_in)));
@@ -1037,9 +1015,8 @@ struct BlockCast<From, bool,
       });
     }
     // Testing these sources' bits in integer lanes, as the integer block
-    // below does (with the sign bits masked off), ran float64 -> bool 1.4x
-    // faster on cached data but 0.75-0.9x as fast from memory, and float32
-    // -> bool 0.8-0.94x, so they keep the floating compare.
+    // below does, ran faster on cached data but slower from memory, so they
+    // keep the floating compare.
     return RunBlocks<8, false, kStream>(in, out, n, [](const From* block_in, bool* block_out) {
       __m256i nonzero;
       if constexpr (kIsExactFloatSource<From>) {
@@ -1076,10 +1053,9 @@ struct BlockCast<From, bool,
   }
 };
 
-// Integers of 2 to 8 bytes -> bool: nonzero, sixteen elements at a time.
-// On cached data GCC's loops ran int64 -> bool at 18 GB/s and int32 -> bool
-// at 28 on Zen 1, these blocks at 48 and 51 (its loops from 1-byte
-// integers are as fast as a block).
+// Integers of 2 to 8 bytes -> bool: nonzero, sixteen elements at a time
+// (GCC's loops ran these at a fraction of the blocks' speed; from 1-byte
+// integers they are as fast as a block).
 template <typename From>
 struct BlockCast<From, bool, std::enable_if_t<std::is_integral_v<From> && sizeof(From) >= 2>> {
   template <bool kStream = false>
@@ -1104,8 +1080,7 @@ struct BlockCast<From, bool, std::enable_if_t<std::is_integral_v<From> && sizeof
         // bytes, which are one 16-bit lane of the same mask again. Packing
         // whole 256-bit vectors leaves elements 0 1 4 5 8 9 12 13 | 2 3 6 7
         // 10 11 14 15, which one shuffle puts in order: nine shuffles where
-        // narrowing each vector first took eleven, 5% faster on cached data
-        // (from memory, as fast).
+        // narrowing each vector first took eleven.
         const __m256i* p = reinterpret_cast<const __m256i*>(block_in);
         const __m256i mask0 = _mm256_cmpeq_epi64(LoadInOrder(p), zero);
         const __m256i mask1 = _mm256_cmpeq_epi64(LoadInOrder(p + 1), zero);
@@ -1292,9 +1267,7 @@ struct BlockCast<From, To,
 // lanes ORed. Where the ratio is 4 or 8, the source is read in 32-byte
 // vectors, both lanes of vector k filling slot k, and the two halves'
 // slots are interleaved at the end: fewer loads in flight for the same
-// lines made int64 -> int8 1.23x faster from memory on one thread, while
-// halving two 16-byte loads' worth of work (ratio 2) ran 5-15% slower in
-// cache.
+// lines, which paid from memory; for ratio 2 it ran slower in cache.
 template <typename From, typename To>
 struct BlockCast<From, To, std::enable_if_t<block_internal::kKeepsLowBytes<From, To>>> {
   static constexpr int kRatio = sizeof(From) / sizeof(To);
@@ -1384,9 +1357,7 @@ struct BlockCast<From, int64_t,
       }
     };
     if constexpr (std::is_same_v<From, Float16> || std::is_same_v<From, BFloat16>) {
-      // Sixteen at a time from one 32-byte load, four results per store:
-      // 1.10x (float16) and 1.38x (bfloat16) on cached data, 1.14x and
-      // 1.22x at 16M elements on one thread.
+      // Sixteen at a time from one 32-byte load, four results per store.
       return RunBlocks<16, false, kStream>(in, out, n, [&eight](const From* block_in, int64_t* block_out) {
         const __m256i bits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_in));
         const auto low = [](__m256i v) { return _mm256_castsi256_si128(v); };
@@ -1473,10 +1444,9 @@ struct BlockCast<int64_t, To, std::enable_if_t<block_internal::kIsWideFloatDest<
 };
 
 // complex64 -> float64 and complex128 -> float32: the real parts, widened,
-// or rounded once in the caller's MXCSR mode as static_cast does. Without a
-// block, complex128 -> float32 streamed nothing and ran at the speed of
-// libtorch's loop. On cached data GCC's loop runs complex128 -> float32
-// 1.08x faster than this block, so that Run converts nothing.
+// or rounded once in the caller's MXCSR mode as static_cast does. Only a
+// block streams complex128 -> float32; on cached data GCC's loop is faster,
+// so there Run converts nothing.
 template <typename From, typename To>
 struct BlockCast<From, To, std::enable_if_t<block_internal::kIsRealPartCast<From, To>>> {
   template <bool kStream = false>
@@ -1500,9 +1470,8 @@ struct BlockCast<From, To, std::enable_if_t<block_internal::kIsRealPartCast<From
 // complex32 <-> complex64 and complex128: Convert converts complex to
 // complex part by part, so these are the real pairs of their parts over
 // twice as many elements, with no shuffles to split and rejoin real and
-// imaginary parts (which held complex128 -> complex32 to 0.6x of
-// float64 -> float16, and complex32 -> complex128 to 0.6x of
-// float16 -> float64, on cached data).
+// imaginary parts, which made these pairs far slower than their real
+// pairs on cached data.
 template <typename FromPart, typename ToPart>
 struct BlockCast<Complex<FromPart>, Complex<ToPart>,
                  std::enable_if_t<(std::is_same_v<FromPart, Float16> || std::is_same_v<ToPart, Float16>) &&
@@ -1516,13 +1485,8 @@ struct BlockCast<Complex<FromPart>, Complex<ToPart>,
 };
 
 // Elements per block of a plain conversion's streaming run: eight, or 32
-// for 8-bit integers -> int16. Eight of those fill one 16-byte store, and
-// on one thread a loop of one store a turn was bound by its own issue, not
-// by memory: int8 -> int16 of 16M elements took 1.2 ms or 1.7 ms depending
-// on where the loop fell in the binary (across a 64-byte line or not). Two
-// 32-byte stores a turn ran 1.35-1.5x faster than the slow placement on
-// one thread, 0.97-1.13x of libtorch instead of 0.72-0.84x in two paired
-// A/B runs (docs/benchmarks.md), and as fast or up to 1.16x faster on two.
+// for 8-bit integers -> int16, whose blocks of eight (one 16-byte store a
+// turn) were bound by their own issue on one thread, not by memory.
 template <typename From, typename To>
 inline constexpr int kPlainBlockWidth =
     sizeof(typename block_internal::PartOf<From>::type) == 1 && sizeof(typename block_internal::PartOf<To>::type) == 2
@@ -1564,10 +1528,8 @@ struct BlockCast<From, To, std::enable_if_t<block_internal::kIsPlainConversion<F
         } else if constexpr (std::is_integral_v<S> && std::is_same_v<To, Complex<double>>) {
           // Integers -> complex128: each integer paired with a zero, which
           // widens to (x, 0.0), makes two whole complex128 per conversion,
-          // stored 32 bytes at a time. On two threads this ran the 1- and
-          // 2-byte integers 1.17-1.23x faster than widening the integers
-          // and pairing the doubles with zeros in 16-byte stores, at
-          // 0.92-1.06x of it on one thread (where they have the margin).
+          // stored 32 bytes at a time, which paid on two threads over
+          // widening first and pairing the doubles with zeros.
           const __m256i lanes = Int32Lanes8(parts);
           const __m256i first = _mm256_unpacklo_epi32(lanes, _mm256_setzero_si256());   // 0, 1 | 4, 5
           const __m256i second = _mm256_unpackhi_epi32(lanes, _mm256_setzero_si256());  // 2, 3 | 6, 7
@@ -1582,9 +1544,8 @@ struct BlockCast<From, To, std::enable_if_t<block_internal::kIsPlainConversion<F
               store(_mm_castps_si128(_mm_unpacklo_ps(_mm_castsi128_ps(chunk), _mm_setzero_ps())));
               store(_mm_castps_si128(_mm_unpackhi_ps(_mm_castsi128_ps(chunk), _mm_setzero_ps())));
             } else if constexpr (std::is_same_v<S, double>) {
-              // float64 -> complex128 stores 32 bytes at a time: with two
-              // 16-byte stores it ran 10-24% slower on two threads.
-              // float32 -> complex128 ran as fast either way.
+              // float64 -> complex128 stores 32 bytes at a time: two 16-byte
+              // stores ran slower on two threads.
               StoreVector<true>(p, _mm256_inserti128_si256(
                                        _mm256_castsi128_si256(_mm_unpacklo_epi64(chunk, _mm_setzero_si128())),
                                        _mm_unpackhi_epi64(chunk, _mm_setzero_si128()), 1));

@@ -185,11 +185,11 @@ inline constexpr bool kPrefetchesNextTurn =
 // store's in its low 12 bits waits for that store ("4K aliasing"). The
 // source and destination of a same-size pair keep one distance, and when
 // the destination runs less than 128 bytes ahead of the source modulo
-// 4 KiB, the loads of each block wait for the stores of the block before:
-// float32 -> int32 ran 3x slower with the destination 48 bytes ahead (where
-// a std::vector source and a 64-byte-aligned destination put it). Walking
-// downwards, each load lies behind the stores before it. Pairs that change
-// the size pass through that window briefly, every 4 KiB.
+// 4 KiB, the loads of each block wait for the stores of the block before
+// (a std::vector source and a 64-byte-aligned destination put float32 ->
+// int32's 48 bytes ahead). Walking downwards, each load lies behind the
+// stores before it. Pairs that change the size pass through that window
+// briefly, every 4 KiB.
 // Integer arithmetic alone, so one copy serves every instruction set.
 template <typename From, typename To>
 bool ForwardLoadsWaitOnStores(const From* in, const To* out) {
@@ -210,15 +210,13 @@ bool ForwardLoadsWaitOnStores(const From* in, const To* out) {
 // kReadStreams equal parts of whole turns in rotation, a turn of each at a
 // time, before the rest. Streaming runs whose ForwardLoadsWaitOnStores walk
 // the same streams, turns and blocks from last to first instead, without
-// prefetching: that ran 1.3-1.5x faster than a forward walk with ordinary
-// stores for the 4- and 8-byte same-size pairs, and 1.04x for 2-byte ones,
-// on one thread at 16M elements.
+// prefetching, which beat a forward walk with ordinary stores.
 template <int kWidth, bool kTowardZero, bool kStream, typename From, typename To, typename Block>
 ONEFLOW_PROMOTE_BLOCK_INLINE int64_t RunBlocks(const From* in, To* out, int64_t n, Block block) {
   constexpr int64_t kBlockBytes = kWidth * static_cast<int64_t>(sizeof(From));
   constexpr int64_t kTurn = std::max<int64_t>(kStreamTurnBytes / kBlockBytes, 1) * kWidth;
   // Forced inline: GCC otherwise kept this loop out of line for some
-  // pairs, which made int32 -> complex32 a third slower.
+  // pairs, which slowed them.
   const auto blocks = [&](int64_t begin, int64_t end) __attribute__((always_inline)) {
     for (int64_t i = begin; i < end; i += kWidth) {
       if constexpr (kStream && kPrefetchesNextTurn<From, To>) {

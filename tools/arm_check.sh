@@ -26,7 +26,7 @@ fi
 start=$SECONDS
 cmake -S . -B "$build" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/aarch64-linux-gnu.cmake" \
   -DONEFLOW_PROMOTE_CUDA=OFF >/dev/null
-tests=(cast_test parallel_for_test)
+tests=(cast_test parallel_for_test block_runner_test)
 cmake --build "$build" -j2 --target "${tests[@]}"
 echo "built in $((SECONDS - start)) s"
 

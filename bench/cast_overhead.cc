@@ -48,6 +48,7 @@
 #include "absl/strings/str_cat.h"
 #include "bench/ratio_reporter.h"
 #include "kernels/cast.h"
+#include "kernels/internal/block_runner.h"
 #include "kernels/internal/cpu_cast.h"
 #include "kernels/internal/parallel_for.h"
 #include "oneflow_promote/functional/functional.h"
@@ -390,13 +391,14 @@ void BM_CastPaired(benchmark::State& state, DType from, DType to, int64_t n, boo
 // cast that reads f and writes t bytes per element can at best move
 // read bandwidth * (f + t) / f, which for narrowing casts on one thread is
 // below what memcpy (f = t) moves. Each thread reads its range as the
-// narrowing casts do: four parts in rotation, 1 KiB of each at a time
-// (one stream reads about 10 GB/s on one Zen 1 core, four about 15).
+// narrowing casts do: four parts in rotation, a turn of kStreamTurnBytes
+// of each at a time (one stream read about 10 GB/s on one Zen 1 core, four
+// about 15).
 void BM_MemRead(benchmark::State& state, int64_t bytes, bool all) {
   const std::vector<uint64_t> src(bytes / 8, 1);
   const int threads = Threads(all);
   constexpr int64_t kStreams = 4;
-  constexpr int64_t kTurn = 1024 / 8;
+  constexpr int64_t kTurn = cast_internal::blocks::kStreamTurnBytes / 8;
   for (auto _ : state) {
     cast_internal::ParallelFor(static_cast<int64_t>(src.size()), int64_t{1} << 17, threads,
                                [&](int64_t b, int64_t e) {
@@ -435,12 +437,12 @@ __attribute__((target("avx2"), always_inline)) inline void ReadAndWriteBlock(con
 }
 
 // Blocks [begin, end) of BM_ReadAndWrite, read as six streams in rotation,
-// 1 KiB of each at a time: the pattern that reads fastest on one Zen 1 core
-// (kernels/internal/avx2_block_cast.h, kReadStreams).
+// a turn of kStreamTurnBytes of each at a time: the pattern that read
+// fastest on one Zen 1 core (kernels/internal/block_runner.h).
 template <int kRatio>
 __attribute__((target("avx2"))) void ReadAndWrite(const char* in, char* out, int64_t begin, int64_t end) {
   constexpr int64_t kStreams = 6;
-  constexpr int64_t kTurn = std::max(1024 / (32 * kRatio), 1);  // blocks
+  constexpr int64_t kTurn = std::max<int64_t>(cast_internal::blocks::kStreamTurnBytes / (32 * kRatio), 1);  // blocks
   const int64_t part = (end - begin) / kStreams / kTurn * kTurn;
   for (int64_t turn = 0; turn < part; turn += kTurn) {
     for (int64_t stream = 0; stream < kStreams; ++stream) {

@@ -153,7 +153,10 @@ inline constexpr int64_t kReadStreams =
     std::is_same_v<From, Complex<double>> && kIsSmallIntDest<To> && sizeof(To) <= 2 ? 6
     : std::is_same_v<From, float> && std::is_same_v<To, Float16> ? 2
                                                                  : 4;
-inline constexpr int64_t kStreamTurnBytes = 1024;
+// How much of a stream is read before the next: 512 bytes ran the streamed
+// pairs faster on a Zen 3 than 256 or 1 KiB, the turn the Zen 1 had set
+// without comparing others (docs/benchmarks.md).
+inline constexpr int64_t kStreamTurnBytes = 512;
 
 // Whether a streaming run prefetches its source (PrefetchAhead): not for
 // streamed blocks that do the least arithmetic (integer narrowing, real

@@ -153,9 +153,9 @@ inline constexpr int64_t kReadStreams =
     std::is_same_v<From, Complex<double>> && kIsSmallIntDest<To> && sizeof(To) <= 2 ? 6
     : std::is_same_v<From, float> && std::is_same_v<To, Float16> ? 2
                                                                  : 4;
-// How much of a stream is read before the next: 512 bytes ran the streamed
-// pairs faster on a Zen 3 than 256 or 1 KiB, the turn the Zen 1 had set
-// without comparing others (docs/benchmarks.md).
+// How much of a stream is read before the next: turns of 2 KiB and more
+// lost the streams' gain on a Zen 1 and on a Zen 3, and on the Zen 3 512
+// bytes beat both 1 KiB and 256 (docs/benchmarks.md).
 inline constexpr int64_t kStreamTurnBytes = 512;
 
 // Whether a streaming run prefetches its source (PrefetchAhead): not for

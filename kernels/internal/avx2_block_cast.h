@@ -1017,7 +1017,9 @@ struct BlockCast<From, bool,
     // Testing these sources' bits in integer lanes, as the integer block
     // below does, ran faster on cached data but slower from memory, so they
     // keep the floating compare.
-    return RunBlocks<8, false, kStream>(in, out, n, [](const From* block_in, bool* block_out) {
+    // Sixteen results a block, so that each store is 16 bytes, as in the
+    // other blocks that write bytes.
+    const auto words8 = [](const From* block_in) __attribute__((always_inline)) {
       __m256i nonzero;
       if constexpr (kIsExactFloatSource<From>) {
         const __m256 zero = _mm256_setzero_ps();
@@ -1042,13 +1044,10 @@ struct BlockCast<From, bool,
         constexpr int kSecondHalf = std::is_same_v<From, double> ? 4 : 8;
         nonzero = _mm256_castps_si256(Combine(nonzero4(p), nonzero4(p + kSecondHalf)));
       }
-      const __m128i words = PackUnsigned16(_mm256_and_si256(nonzero, _mm256_set1_epi32(1)));
-      const __m128i bytes = _mm_packus_epi16(words, words);
-      if constexpr (kStream) {
-        _mm_stream_si64(reinterpret_cast<long long*>(block_out), _mm_cvtsi128_si64(bytes));
-      } else {
-        _mm_storel_epi64(reinterpret_cast<__m128i*>(block_out), bytes);
-      }
+      return PackUnsigned16(_mm256_and_si256(nonzero, _mm256_set1_epi32(1)));
+    };
+    return RunBlocks<16, false, kStream>(in, out, n, [&](const From* block_in, bool* block_out) {
+      StoreVector<kStream>(block_out, _mm_packus_epi16(words8(block_in), words8(block_in + 8)));
     });
   }
 };

@@ -1488,7 +1488,7 @@ struct BlockCast<Complex<FromPart>, Complex<ToPart>,
 // turn) were bound by their own issue on one thread, not by memory.
 template <typename From, typename To>
 inline constexpr int kPlainBlockWidth =
-    sizeof(typename block_internal::PartOf<From>::type) == 1 && sizeof(typename block_internal::PartOf<To>::type) == 2
+    sizeof(typename PartOf<From>::type) == 1 && sizeof(typename PartOf<To>::type) == 2
         ? 32
         : 8;
 

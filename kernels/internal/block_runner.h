@@ -41,16 +41,6 @@ inline constexpr bool kIsComplexSource = std::is_same_v<T, Complex<float>> ||
                                          std::is_same_v<T, Complex<double>> ||
                                          std::is_same_v<T, Complex<Float16>>;
 
-// The part type of a complex storage type; a real type is its own.
-template <typename T>
-struct PartOf {
-  using type = T;
-};
-template <typename T>
-struct PartOf<Complex<T>> {
-  using type = T;
-};
-
 // Integer parts that int32 lanes hold exactly.
 template <typename T>
 inline constexpr bool kIsInt32LaneInteger = std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t> ||

@@ -139,9 +139,8 @@ absl::Status CastContiguousChecked(const void* src, DType from, void* dst, DType
   }
   const cast_internal::CpuCastKernels& kernels = cast_internal::BestCpuCastKernels();
   const cast_internal::ContiguousCastFn kernel =
-      cast_internal::StreamsDestination(
-          n * static_cast<int64_t>(ItemSize(from)), n * static_cast<int64_t>(ItemSize(to)),
-          cast_internal::ParallelThreads(n, kParallelGrain, device.cpu_threads))
+      cast_internal::StreamsDestination(n * static_cast<int64_t>(ItemSize(from)),
+                                        n * static_cast<int64_t>(ItemSize(to)))
           ? kernels.contiguous_streaming[Index(from)][Index(to)]
           : kernels.contiguous[Index(from)][Index(to)];
   cast_internal::ParallelFor(n, kParallelGrain, device.cpu_threads,

@@ -28,21 +28,19 @@ inline constexpr int64_t kStreamingBytes = int64_t{8} << 20;
 // where it reports none.
 [[nodiscard]] int64_t LastLevelCacheBytes();
 
-// Whether a pass that reads read_bytes and writes write_bytes on `threads`
-// threads writes with non-temporal stores: from kStreamingBytes of
-// destination on, unless caching pays (CachingPays) in the last-level cache
-// the processor reports.
-[[nodiscard]] bool StreamsDestination(int64_t read_bytes, int64_t write_bytes, int threads);
+// Whether a pass that reads read_bytes and writes write_bytes writes with
+// non-temporal stores: from kStreamingBytes of destination on, unless
+// caching pays (CachingPays) in the last-level cache the processor reports.
+[[nodiscard]] bool StreamsDestination(int64_t read_bytes, int64_t write_bytes);
 
 // Whether ordinary stores beat streaming for such a pass because its source
 // and destination stay in a last-level cache of cache_bytes until the next
-// pass reads them: within three quarters of the cache on one thread (two and
-// a half times it on several, whose ordinary stores the cache serves at its
-// own speed) for passes that write at least what they read, within half of
-// it for narrowing passes, whose streamed blocks read in interleaved streams.
+// pass reads them: within three quarters of the cache for passes that write
+// at least what they read, within half of it for narrowing passes, whose
+// streamed blocks read in interleaved streams; on any number of threads.
 // A pass that the cache holds runs as libtorch's does, with ordinary stores;
 // docs/casts.md gives the measurements on AMD and Intel processors.
-[[nodiscard]] bool CachingPays(int64_t read_bytes, int64_t write_bytes, int threads, int64_t cache_bytes);
+[[nodiscard]] bool CachingPays(int64_t read_bytes, int64_t write_bytes, int64_t cache_bytes);
 
 // Which stores StreamsDestination chooses. Tests force each kind on small
 // buffers, so that what they cover does not depend on the cache sizes of

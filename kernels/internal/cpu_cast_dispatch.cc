@@ -62,18 +62,18 @@ int64_t LastLevelCacheBytes() {
   return bytes;
 }
 
-bool StreamsDestination(int64_t read_bytes, int64_t write_bytes, int threads) {
+bool StreamsDestination(int64_t read_bytes, int64_t write_bytes) {
   switch (forced_store_kind.load(std::memory_order_relaxed)) {
     case StoreKind::kStreaming: return true;
     case StoreKind::kOrdinary: return false;
     case StoreKind::kChosenBySize: break;
   }
   return write_bytes >= kStreamingBytes &&
-         !CachingPays(read_bytes, write_bytes, threads, LastLevelCacheBytes());
+         !CachingPays(read_bytes, write_bytes, LastLevelCacheBytes());
 }
 
-bool CachingPays(int64_t read_bytes, int64_t write_bytes, int threads, int64_t cache_bytes) {
-  const int64_t cached_quarters = write_bytes < read_bytes ? 2 : threads > 1 ? 10 : 3;
+bool CachingPays(int64_t read_bytes, int64_t write_bytes, int64_t cache_bytes) {
+  const int64_t cached_quarters = write_bytes < read_bytes ? 2 : 3;
   return 4 * (read_bytes + write_bytes) <= cached_quarters * cache_bytes;
 }
 

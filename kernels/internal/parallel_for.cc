@@ -174,7 +174,9 @@ Pool& GetPool() {
 
 int HardwareThreads() { return GetPool().threads(); }
 
-int ParallelThreads(int64_t n, int64_t grain, int max_threads) {
+// How many threads ParallelFor(n, grain, max_threads, ...) splits [0, n)
+// among when the pool is free.
+static int ParallelThreads(int64_t n, int64_t grain, int max_threads) {
   if (n <= 0) return 1;
   const int pool = GetPool().threads();
   const int threads = max_threads > 0 ? std::min(max_threads, pool) : pool;

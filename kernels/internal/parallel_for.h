@@ -13,10 +13,6 @@ namespace oneflow_promote::cast_internal {
 // Hardware threads the pool can use (at least 1).
 [[nodiscard]] int HardwareThreads();
 
-// How many threads ParallelFor(n, grain, max_threads, ...) splits [0, n)
-// among when the pool is free.
-[[nodiscard]] int ParallelThreads(int64_t n, int64_t grain, int max_threads);
-
 // Calls fn(begin, end) over disjoint ranges covering [0, n), each at least
 // `grain` long (but the last), on up to `max_threads` threads (0: all) with
 // the caller as one of them; returns when all are done. Each thread starts

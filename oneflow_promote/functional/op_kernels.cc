@@ -321,8 +321,7 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
       if (input.numel() != 1) read_bytes += n * static_cast<int64_t>(ItemSize(input.dtype()));
     }
     const bool stream =
-        cast_internal::StreamsDestination(read_bytes, n * static_cast<int64_t>(out_size),
-                                          cast_internal::ParallelThreads(n, kParallelGrain, threads));
+        cast_internal::StreamsDestination(read_bytes, n * static_cast<int64_t>(out_size));
     cast_internal::ParallelFor(n, kParallelGrain, threads, [&](int64_t begin, int64_t end) {
       alignas(64) unsigned char buffers[kMaxInputs][kBlock * 16];
       alignas(64) unsigned char staged[kBlock * 16];

@@ -4,8 +4,10 @@
 // sleep; on a machine with few cores each can hold the other's cores.
 //
 // Each row times one call (median of --calls, default 400) of
-//   ours:  CastElements int8 -> float32 on all threads, or
-//   torch: at::add_out float32 + float32 on all threads,
+//   ours:   CastElements int8 -> float32 on all threads of our pool,
+//   ours@t: the same on libtorch's pool (CurrentTorchContext's),
+//   torch:  at::add_out float32 + float32 on all threads, or
+//   torch2: the same add on other tensors (what changing data costs alone),
 // at 1M elements (--elements), right after the named predecessor, or after
 // it and a rest of 20 ms. Prints a table; docs/benchmarks.md records it.
 //
@@ -26,6 +28,7 @@
 #include "bench/ratio_reporter.h"
 #include "kernels/cast.h"
 #include "kernels/internal/parallel_for.h"
+#include "oneflow_promote/functional/torch_tensor_traits.h"
 
 namespace oneflow_promote {
 namespace {
@@ -40,12 +43,19 @@ int Main(int argc, char** argv) {
   const at::Tensor a = at::rand({n}), b = at::rand({n});
   at::Tensor sum = at::empty({n});
 
-  const auto ours = [&] {
-    if (!CastElements(bytes.data(), DType::kInt8, floats.data(), DType::kFloat32, n, Device::Cpu()).ok()) {
-      std::abort();
-    }
+  const auto cast_on = [&](Device device) {
+    return [&bytes, &floats, n, device] {
+      if (!CastElements(bytes.data(), DType::kInt8, floats.data(), DType::kFloat32, n, device).ok()) {
+        std::abort();
+      }
+    };
   };
+  const auto ours = cast_on(Device::Cpu());
+  const auto ours_on_torch = cast_on(WithContext(Device::Cpu(), CurrentTorchContext(c10::Device(c10::kCPU))));
   const auto torch = [&] { at::add_out(sum, a, b); };
+  const at::Tensor c = at::rand({n}), d = at::rand({n});
+  at::Tensor sum2 = at::empty({n});
+  const auto torch2 = [&] { at::add_out(sum2, c, d); };
   using Fn = std::function<void()>;
   struct Row {
     const char* timed;
@@ -56,7 +66,11 @@ int Main(int argc, char** argv) {
   const Row rows[] = {{"ours", ours, "ours", ours},
                       {"ours", ours, "torch", torch},
                       {"torch", torch, "torch", torch},
-                      {"torch", torch, "ours", ours}};
+                      {"torch", torch, "ours", ours},
+                      {"ours@t", ours_on_torch, "ours@t", ours_on_torch},
+                      {"ours@t", ours_on_torch, "torch", torch},
+                      {"torch", torch, "ours@t", ours_on_torch},
+                      {"torch", torch, "torch2", torch2}};
   std::printf("%d threads, %lld elements; median microseconds of one call\n", threads,
               static_cast<long long>(n));
   std::printf("%-6s %-8s %12s %18s\n", "call", "after", "right after", "after 20 ms rest");

@@ -131,7 +131,7 @@ absl::Status CastContiguousChecked(const void* src, DType from, void* dst, DType
   }
   if (from == to) {
     const size_t item = ItemSize(from);
-    cast_internal::ParallelFor(n, kParallelGrain, device.cpu_threads, [&](int64_t b, int64_t e) {
+    cast_internal::ParallelFor(device, n, kParallelGrain, [&](int64_t b, int64_t e) {
       std::memcpy(static_cast<char*>(dst) + b * item, static_cast<const char*>(src) + b * item,
                   (e - b) * item);
     });
@@ -143,7 +143,7 @@ absl::Status CastContiguousChecked(const void* src, DType from, void* dst, DType
                                         n * static_cast<int64_t>(ItemSize(to)))
           ? kernels.contiguous_streaming[Index(from)][Index(to)]
           : kernels.contiguous[Index(from)][Index(to)];
-  cast_internal::ParallelFor(n, kParallelGrain, device.cpu_threads,
+  cast_internal::ParallelFor(device, n, kParallelGrain,
                              [&](int64_t b, int64_t e) { kernel(src, dst, b, e); });
   return absl::OkStatus();
 }
@@ -246,8 +246,7 @@ absl::Status CastStrided(const void* src, DType from, absl::Span<const int64_t> 
       cast_internal::BestCpuCastKernels().strided[Index(from)][Index(to)];
   const int64_t inner = layout.inner_size();
   const int64_t rows = n / inner;
-  cast_internal::ParallelFor(rows, std::max<int64_t>(1, kParallelGrain / inner),
-                             device.cpu_threads,
+  cast_internal::ParallelFor(device, rows, std::max<int64_t>(1, kParallelGrain / inner),
                              [&](int64_t b, int64_t e) { kernel(src, layout, dst, b, e); });
   return absl::OkStatus();
 }

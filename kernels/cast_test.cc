@@ -419,6 +419,79 @@ TEST(CastElements, LargeThreadedCastsEqualOneThread) {
   }
 }
 
+// A framework's pool (HostParallelFor) that runs each grain-sized range of
+// a call on a thread of its own, last range first, and counts calls and
+// elements.
+struct ThreadPerRangePool {
+  std::atomic<int> calls{0};
+  std::atomic<int64_t> elements{0};
+
+  static void Run(void* state, int64_t n, int64_t grain, HostParallelFor::Body body, void* body_state) {
+    auto* pool = static_cast<ThreadPerRangePool*>(state);
+    ++pool->calls;
+    std::vector<std::thread> threads;
+    for (int64_t begin = (n - 1) / grain * grain; begin >= 0; begin -= grain) {
+      const int64_t end = std::min(n, begin + grain);
+      threads.emplace_back([=] {
+        body(body_state, begin, end);
+        pool->elements += end - begin;
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+  }
+  HostParallelFor Hook() { return {&ThreadPerRangePool::Run, this}; }
+};
+
+// Large calls on a framework's pool run there, each element once, with the
+// results of one thread: contiguous casts (streamed or not), same-dtype
+// copies and strided casts. Calls too small to split never reach the pool.
+TEST(CastElements, HostPoolRunsLargeCallsWithTheSameResults) {
+  std::mt19937_64 rng(4);
+  const int64_t n = (int64_t{1} << 22) + 5;
+  for (auto [from, to] : std::vector<std::pair<DType, DType>>{{DType::kFloat32, DType::kFloat16},
+                                                             {DType::kInt8, DType::kFloat32},
+                                                             {DType::kInt64, DType::kInt8},
+                                                             {DType::kInt32, DType::kInt32}}) {
+    std::vector<char> src(n * ItemSize(from));
+    FillRandom(src.data(), from, n, rng);
+    const std::vector<char> expected = ElementByElement(src.data(), from, to, n);
+    for (const cast_internal::StoreKind store :
+         {cast_internal::StoreKind::kStreaming, cast_internal::StoreKind::kOrdinary}) {
+      const cast_internal::ForcedStoreKind forced(store);
+      ThreadPerRangePool pool;
+      std::vector<char> out(n * ItemSize(to));
+      ASSERT_TRUE(CastElements(src.data(), from, out.data(), to, n, Device::Cpu(0, pool.Hook())).ok());
+      EXPECT_EQ(FirstDifference(out.data(), expected.data(), to, n), -1) << Name(from) << Name(to);
+      EXPECT_EQ(pool.calls, 1) << Name(from) << Name(to);
+      EXPECT_EQ(pool.elements, n) << Name(from) << Name(to);
+    }
+  }
+  // A transposed 2048 x 2049 view of int16, into float32.
+  const int64_t rows = 2048, columns = 2049;
+  std::vector<int16_t> matrix(rows * columns);
+  FillRandom(matrix.data(), DType::kInt16, rows * columns, rng);
+  std::vector<int16_t> transposed(rows * columns);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < columns; ++c) transposed[c * rows + r] = matrix[r * columns + c];
+  }
+  const std::vector<char> expected =
+      ElementByElement(transposed.data(), DType::kInt16, DType::kFloat32, rows * columns);
+  ThreadPerRangePool pool;
+  std::vector<float> out(rows * columns);
+  ASSERT_TRUE(CastStrided(matrix.data(), DType::kInt16, {columns, rows}, {1, columns}, out.data(),
+                          DType::kFloat32, Device::Cpu(0, pool.Hook()))
+                  .ok());
+  EXPECT_EQ(FirstDifference(out.data(), expected.data(), DType::kFloat32, rows * columns), -1);
+  EXPECT_EQ(pool.calls, 1);
+  EXPECT_EQ(pool.elements, columns);  // the pool splits rows
+  // Small: converted on the calling thread.
+  ThreadPerRangePool unused;
+  ASSERT_TRUE(CastElements(matrix.data(), DType::kInt16, out.data(), DType::kFloat32, 1000,
+                           Device::Cpu(0, unused.Hook()))
+                  .ok());
+  EXPECT_EQ(unused.calls, 0);
+}
+
 // Several caller threads casting at once through the shared pool (each on
 // all threads, so their jobs contend for it) each get their own exact result.
 TEST(CastElements, ConcurrentCallersEachGetTheirOwnResult) {

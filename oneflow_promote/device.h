@@ -9,13 +9,30 @@
 
 namespace oneflow_promote {
 
+// A host framework's parallel-for, so that the library's CPU work runs on the
+// framework's thread pool instead of the library's own: two pools that each
+// keep their idle threads awake hand the cores to each other slowly
+// (docs/benchmarks.md). run(state, n, grain, body, body_state) must call
+// body(body_state, begin, end) over disjoint ranges covering [0, n), each at
+// least `grain` long but the last, concurrently or not, and return when all
+// have returned. Function pointers, so that the struct stays a literal type
+// and crosses a C ABI.
+struct HostParallelFor {
+  using Body = void (*)(void* body_state, int64_t begin, int64_t end);
+  using Run = void (*)(void* state, int64_t n, int64_t grain, Body body, void* body_state);
+
+  Run run = nullptr;  // nullptr: the library's own pool
+  void* state = nullptr;
+};
+
 // Where work runs: the host, or a CUDA device and stream.
 struct Device {
   enum class Kind : uint8_t { kCpu, kCuda };
 
-  // The host, on at most `threads` threads (0: one per hardware thread).
-  [[nodiscard]] static constexpr Device Cpu(int threads = 0) {
-    return Device{Kind::kCpu, 0, nullptr, threads};
+  // The host, on at most `threads` threads (0: one per hardware thread), of
+  // the library's pool or of `pool` where the framework gives one.
+  [[nodiscard]] static constexpr Device Cpu(int threads = 0, HostParallelFor pool = {}) {
+    return Device{Kind::kCpu, 0, nullptr, threads, pool};
   }
   // CUDA device `ordinal`, on `stream` (a cudaStream_t; nullptr is the
   // default stream). The call returns once the work is queued on the stream.
@@ -27,22 +44,24 @@ struct Device {
   int ordinal = 0;
   void* stream = nullptr;
   int cpu_threads = 0;
+  HostParallelFor cpu_pool;
 };
 
 // How the work of one call runs, apart from where its tensors live: the
-// host's thread count, and the CUDA stream for work on a CUDA device. The
-// framework passes its own (PyTorch's intra-op thread count and current
-// stream), so that casts and kernels queue behind the work it already
-// queued.
+// host's thread count and pool, and the CUDA stream for work on a CUDA
+// device. The framework passes its own (PyTorch's intra-op thread count,
+// at::parallel_for and current stream), so that casts and kernels run on its
+// threads and queue behind the work it already queued.
 struct ExecutionContext {
   int cpu_threads = 0;          // 0: one per hardware thread
   void* cuda_stream = nullptr;  // a cudaStream_t; nullptr: the default stream
+  HostParallelFor cpu_pool;     // run == nullptr: the library's own pool
 };
 
 // `place` (a tensor's device) with the threads or the stream of `context`.
 [[nodiscard]] constexpr Device WithContext(const Device& place, const ExecutionContext& context) {
   return place.kind == Device::Kind::kCuda ? Device::Cuda(place.ordinal, context.cuda_stream)
-                                           : Device::Cpu(context.cpu_threads);
+                                           : Device::Cpu(context.cpu_threads, context.cpu_pool);
 }
 
 }  // namespace oneflow_promote

@@ -6,11 +6,15 @@
 
 #include "oneflow_promote/functional/torch_tensor_traits.h"
 
+#include <ATen/Parallel.h>
 #include <ATen/ScalarOps.h>
 
 #include <cstdio>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -91,6 +95,55 @@ TEST(TorchTensorTraits, MatchesResultTypeAndToAndAdd) {
   std::printf("%d pairs promoted (%d of them added), %d refused by both\n", promoted, added,
               refused);
   EXPECT_GT(added, 0);
+}
+
+// CurrentTorchContext hands large casts to libtorch's intra-op pool
+// (at::parallel_for on two of its threads), with libtorch's Tensor::to
+// values: here a strided int16 view cast to float32 as the processor
+// promotes it.
+TEST(TorchTensorTraits, LargeCastsRunOnLibtorchsPool) {
+  const int torch_threads = at::get_num_threads();
+  at::set_num_threads(2);
+  const ExecutionContext torch_context = CurrentTorchContext(c10::Device(c10::kCPU));
+  ASSERT_NE(torch_context.cpu_pool.run, nullptr);
+  EXPECT_EQ(torch_context.cpu_threads, 2);
+  // Forwards to libtorch's pool, counting the calls and the threads.
+  struct CountedPool {
+    HostParallelFor torch;
+    int calls = 0;
+    std::mutex mutex;
+    std::set<std::thread::id> threads;
+    HostParallelFor::Body body = nullptr;
+    void* body_state = nullptr;
+  } counted{torch_context.cpu_pool};
+  ExecutionContext context = torch_context;
+  context.cpu_pool = {[](void* state, int64_t n, int64_t grain, HostParallelFor::Body body,
+                         void* body_state) {
+                        auto* pool = static_cast<CountedPool*>(state);
+                        ++pool->calls;
+                        pool->body = body;
+                        pool->body_state = body_state;
+                        const HostParallelFor::Body counted_body = [](void* state, int64_t begin,
+                                                                      int64_t end) {
+                          auto* pool = static_cast<CountedPool*>(state);
+                          {
+                            const std::lock_guard<std::mutex> lock(pool->mutex);
+                            pool->threads.insert(std::this_thread::get_id());
+                          }
+                          pool->body(pool->body_state, begin, end);
+                        };
+                        pool->torch.run(pool->torch.state, n, grain, counted_body, pool);
+                      },
+                      &counted};
+  const at::Tensor x = at::randint(-30000, 30000, {1024, 2048}, at::kShort).t();
+  const at::Tensor y = at::rand({2048, 1024});
+  TensorProcessor<at::Tensor> processor(PromotionOptions{}, Policy::kTorch, context);
+  ASSERT_TRUE(processor.AddInputs({x, y}).PromoteInputsToCommonDtype(true).Apply().ok());
+  EXPECT_TRUE(Same(processor.GetInputs()[0], x.to(at::kFloat)));
+  EXPECT_TRUE(processor.GetInputs()[1].is_same(y));
+  EXPECT_EQ(counted.calls, 1);
+  EXPECT_EQ(counted.threads.size(), 2u);
+  at::set_num_threads(torch_threads);
 }
 
 TEST(TorchTensorTraits, SameDtypeIsNotCopied) {

@@ -199,4 +199,17 @@ void ParallelFor(int64_t n, int64_t grain, int max_threads,
   GetPool().Run(n, chunk, threads, fn);
 }
 
+void ParallelFor(const Device& device, int64_t n, int64_t grain,
+                 absl::FunctionRef<void(int64_t, int64_t)> fn) {
+  const HostParallelFor& pool = device.cpu_pool;
+  if (pool.run == nullptr) return ParallelFor(n, grain, device.cpu_threads, fn);
+  if (n <= 0) return;
+  // Work too small to split runs here, without a round trip through the host.
+  if (n <= grain || device.cpu_threads == 1) return fn(0, n);
+  const HostParallelFor::Body body = [](void* body_state, int64_t begin, int64_t end) {
+    (*static_cast<absl::FunctionRef<void(int64_t, int64_t)>*>(body_state))(begin, end);
+  };
+  pool.run(pool.state, n, std::max<int64_t>(grain, 1), body, &fn);
+}
+
 }  // namespace oneflow_promote::cast_internal

@@ -1,5 +1,5 @@
 // ParallelFor: splits [0, n) into chunks run on a process-wide pool of
-// worker threads, for the CPU cast kernels.
+// worker threads, or on the host framework's pool, for the CPU kernels.
 
 #ifndef ONEFLOW_PROMOTE_KERNELS_INTERNAL_PARALLEL_FOR_H_
 #define ONEFLOW_PROMOTE_KERNELS_INTERNAL_PARALLEL_FOR_H_
@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "absl/functional/function_ref.h"
+#include "oneflow_promote/device.h"
 
 namespace oneflow_promote::cast_internal {
 
@@ -21,6 +22,12 @@ namespace oneflow_promote::cast_internal {
 // call did. Calls made while the pool is busy (from another thread, or from
 // inside fn) run on the calling thread alone.
 void ParallelFor(int64_t n, int64_t grain, int max_threads,
+                 absl::FunctionRef<void(int64_t, int64_t)> fn);
+
+// The same on `device`'s threads: the host framework's pool where the
+// device names one (which then decides how many threads to use), the
+// library's otherwise.
+void ParallelFor(const Device& device, int64_t n, int64_t grain,
                  absl::FunctionRef<void(int64_t, int64_t)> fn);
 
 }  // namespace oneflow_promote::cast_internal

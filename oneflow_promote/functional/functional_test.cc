@@ -6,6 +6,7 @@
 
 #include "oneflow_promote/functional/functional.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <initializer_list>
@@ -262,6 +263,58 @@ TEST(FunctionalNewDTypes, PythonScalarsAlone) {
                                          Wrapped(1.5), Wrapped(2.5)});
   EXPECT_EQ(Values<float>(chosen), std::vector<float>{1.5f});
   EXPECT_EQ(Values<double>(*Sum(Wrapped(1.5))), std::vector<double>{1.5});
+}
+
+// A framework's pool (HostParallelFor) that runs a call's grain-sized
+// ranges on the calling thread, last first, and counts the calls.
+void RunRangesBackwards(void* calls, int64_t n, int64_t grain, HostParallelFor::Body body,
+                        void* body_state) {
+  ++*static_cast<int*>(calls);
+  for (int64_t begin = (n - 1) / grain * grain; begin >= 0; begin -= grain) {
+    body(body_state, begin, std::min(n, begin + grain));
+  }
+}
+
+// Elementwise ops large enough to split run on the framework's pool given
+// in the context, on both cast paths and on broadcast rows, with exact
+// sums.
+TEST(FunctionalHostPool, LargeOpsRunOnTheFrameworksPool) {
+  const int64_t n = int64_t{1} << 20;
+  std::vector<int8_t> small(n);
+  std::vector<float> quarters(n);
+  for (int64_t i = 0; i < n; ++i) {
+    small[i] = static_cast<int8_t>(i % 101 - 50);
+    quarters[i] = 0.25f * static_cast<float>(i);
+  }
+  for (const CastPath path : {CastPath::kFused, CastPath::kMaterialized}) {
+    int calls = 0;
+    OpOptions options;
+    options.cast_path = path;
+    options.context.cpu_pool = {&RunRangesBackwards, &calls};
+    const absl::StatusOr<Tensor> sum = Add(Of(small), Of(quarters), options);
+    ASSERT_TRUE(sum.ok()) << sum.status();
+    const std::vector<float> got = Values<float>(*sum);
+    ASSERT_EQ(got.size(), static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) {
+      ASSERT_EQ(got[i], static_cast<float>(small[i]) + quarters[i]) << i;
+    }
+    // The fused add; the materialized path casts int8 to float32 first.
+    EXPECT_EQ(calls, path == CastPath::kFused ? 1 : 2);
+  }
+  const int64_t rows = 1024, columns = 1024;
+  std::vector<int32_t> matrix(rows * columns), row(columns);
+  for (int64_t i = 0; i < rows * columns; ++i) matrix[i] = static_cast<int32_t>(i);
+  for (int64_t c = 0; c < columns; ++c) row[c] = static_cast<int32_t>(-3 * c);
+  int calls = 0;
+  OpOptions options;
+  options.context.cpu_pool = {&RunRangesBackwards, &calls};
+  const absl::StatusOr<Tensor> sum =
+      Add(*Tensor::FromValues<int32_t>(matrix, {rows, columns}), Of(row), options);
+  ASSERT_TRUE(sum.ok()) << sum.status();
+  const std::vector<int32_t> got = Values<int32_t>(*sum);
+  ASSERT_EQ(got.size(), matrix.size());
+  for (int64_t i = 0; i < rows * columns; ++i) ASSERT_EQ(got[i], matrix[i] - 3 * (i % columns)) << i;
+  EXPECT_EQ(calls, 1);
 }
 
 }  // namespace

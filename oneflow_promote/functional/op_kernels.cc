@@ -290,7 +290,7 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
     return absl::InternalError(absl::StrCat(functional::OpName(op), ": wrong input count"));
   }
   const int64_t n = out.numel();
-  const int threads = context.cpu_threads;
+  const Device host = Device::Cpu(context.cpu_threads, context.cpu_pool);
   if (n == 0) return absl::OkStatus();
   const size_t count = inputs.size();
   DType needed[kMaxInputs];  // the dtype the kernel reads each input as
@@ -322,7 +322,7 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
     }
     const bool stream =
         cast_internal::StreamsDestination(read_bytes, n * static_cast<int64_t>(out_size));
-    cast_internal::ParallelFor(n, kParallelGrain, threads, [&](int64_t begin, int64_t end) {
+    cast_internal::ParallelFor(host, n, kParallelGrain, [&](int64_t begin, int64_t end) {
       alignas(64) unsigned char buffers[kMaxInputs][kBlock * 16];
       alignas(64) unsigned char staged[kBlock * 16];
       const void* pointers[kMaxInputs];
@@ -364,7 +364,7 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
     for (size_t i = 0; i < count; ++i) {
       if (inputs[i].dtype() != needed[i] && inputs[i].numel() == 1) {
         // A single element of another dtype (a Python scalar) converts here.
-        absl::StatusOr<Tensor> converted = inputs[i].To(needed[i]);
+        absl::StatusOr<Tensor> converted = inputs[i].To(needed[i], context);
         if (!converted.ok()) return converted.status();
         contiguous[i] = *std::move(converted);
       } else if (inputs[i].dtype() != needed[i]) {
@@ -372,7 +372,7 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
       } else if (inputs[i].is_contiguous()) {
         contiguous[i] = inputs[i];
       } else {
-        absl::StatusOr<Tensor> copy = inputs[i].Clone();
+        absl::StatusOr<Tensor> copy = inputs[i].Clone(context);
         if (!copy.ok()) return copy.status();
         contiguous[i] = *std::move(copy);
       }
@@ -382,7 +382,7 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
     const int64_t inner = shape.back();
     const int64_t rows = n / inner;
     cast_internal::ParallelFor(
-        rows, std::max<int64_t>(1, kParallelGrain / inner), threads,
+        host, rows, std::max<int64_t>(1, kParallelGrain / inner),
         [&](int64_t row_begin, int64_t row_end) {
           const void* pointers[kMaxInputs];
           bool broadcast[kMaxInputs];

@@ -76,9 +76,20 @@ Operand ScalarOperand(const c10::Scalar& value) {
 
 Operand TensorTraits<at::Tensor>::ScalarOf(const at::Tensor& t) { return ScalarOperand(t.item()); }
 
+namespace {
+
+// The library's CPU work on libtorch's intra-op pool, so that the two do not
+// hand the cores to each other between ops (docs/benchmarks.md).
+void RunOnTorchPool(void*, int64_t n, int64_t grain, HostParallelFor::Body body, void* body_state) {
+  at::parallel_for(0, n, grain, [&](int64_t begin, int64_t end) { body(body_state, begin, end); });
+}
+
+}  // namespace
+
 ExecutionContext CurrentTorchContext(const c10::Device& device) {
   ExecutionContext context;
   context.cpu_threads = at::get_num_threads();
+  context.cpu_pool = {&RunOnTorchPool, nullptr};
   if (device.is_cuda()) {
     const c10::impl::VirtualGuardImpl guard_impl(c10::DeviceType::CUDA);
     context.cuda_stream = guard_impl.getStream(device).native_handle();

@@ -36,8 +36,8 @@ namespace oneflow_promote {
 [[nodiscard]] Operand ScalarOperand(const c10::Scalar& value);
 
 // PyTorch's execution context for work on `device`: its intra-op thread
-// count, and its current stream when `device` is a CUDA device. Needs no
-// CUDA headers (c10's device-generic stream API).
+// count and pool (at::parallel_for), and its current stream when `device`
+// is a CUDA device. Needs no CUDA headers (c10's device-generic stream API).
 [[nodiscard]] ExecutionContext CurrentTorchContext(const c10::Device& device);
 
 template <>

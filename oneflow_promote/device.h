@@ -15,8 +15,8 @@ namespace oneflow_promote {
 // (docs/benchmarks.md). run(state, n, grain, body, body_state) must call
 // body(body_state, begin, end) over disjoint ranges covering [0, n), each at
 // least `grain` long but the last, concurrently or not, and return when all
-// have returned. Function pointers, so that the struct stays a literal type
-// and crosses a C ABI.
+// have returned. A plain function and its state, so that Device stays a
+// literal type and a framework implements it with no type of the library.
 struct HostParallelFor {
   using Body = void (*)(void* body_state, int64_t begin, int64_t end);
   using Run = void (*)(void* state, int64_t n, int64_t grain, Body body, void* body_state);

@@ -6,6 +6,7 @@
 // A planted looser rule (partial sums kept by every cast, as OneFlow's
 // CastOp declares) must fail with a reproducer.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <iostream>
@@ -35,10 +36,16 @@ using Locals = std::vector<Tensor>;  // one per rank, row-major over the placeme
 
 constexpr int64_t kExtent = 12;  // global tensors are [12, 12]: every split divides
 
+// A T of random bits: one draw of the generator per 8 bytes.
 template <typename T>
-T Bits(uint64_t bits) {
+T RandomBits(std::mt19937_64& rng) {
+  unsigned char bytes[sizeof(T)];
+  for (size_t at = 0; at < sizeof(T); at += 8) {
+    const uint64_t word = rng();
+    std::memcpy(bytes + at, &word, std::min<size_t>(8, sizeof(T) - at));
+  }
   T x;
-  std::memcpy(&x, &bits, sizeof(T));
+  std::memcpy(&x, bytes, sizeof(T));
   return x;
 }
 
@@ -53,7 +60,7 @@ Tensor RandomTensor(DType dtype, std::mt19937_64& rng) {
       if constexpr (std::is_same_v<T, bool>) {
         data[i] = rng() & 1;
       } else {
-        data[i] = Bits<T>(rng());
+        data[i] = RandomBits<T>(rng);
       }
     }
   });
@@ -75,9 +82,9 @@ Locals Decompose(const Tensor& global, SbpKind kind, int parts, std::mt19937_64&
         if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
           // Random parts; the owner's makes the wrapping sum come out.
           if (kind == SbpKind::kPartialSum) {
-            part = r == owner ? T{} : Bits<T>(rng());
+            part = r == owner ? T{} : RandomBits<T>(rng);
           } else {
-            const T other = Bits<T>(rng());
+            const T other = RandomBits<T>(rng);
             part = r == owner ? x[i] : kind == SbpKind::kPartialMax ? std::min(x[i], other)
                                                                       : std::max(x[i], other);
           }

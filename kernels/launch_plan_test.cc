@@ -41,8 +41,12 @@ void CheckPlan(uintptr_t src, int from_size, uintptr_t dst, int to_size, int64_t
               const int64_t first = first_element + k * kThreadsPerBlock * plan.vector_width;
               ASSERT_GE(first, 0) << where;
               ASSERT_LE(first + plan.vector_width, n) << where;
-              if (plan.vector_loads) ASSERT_EQ((src + first * from_size) % src_vector, 0u) << where;
-              if (plan.vector_stores) ASSERT_EQ((dst + first * to_size) % dst_vector, 0u) << where;
+              if (plan.vector_loads) {
+                ASSERT_EQ((src + first * from_size) % src_vector, 0u) << where;
+              }
+              if (plan.vector_stores) {
+                ASSERT_EQ((dst + first * to_size) % dst_vector, 0u) << where;
+              }
               for (int i = 0; i < plan.vector_width; ++i) ++visits[first + i];
             }
           },

@@ -57,11 +57,9 @@ class ForcedStoreKind {
   ForcedStoreKind& operator=(const ForcedStoreKind&) = delete;
 };
 
-// How far ahead of the conversion streaming casts prefetch their source.
-// One core keeps too few cache misses in flight for the hardware
-// prefetchers alone to use all the bandwidth it could (a Zen 1 core reads
-// about 10 GB/s); asking for the lines 2 KiB ahead made streaming casts 8%
-// faster on one thread and 7% on two, in geometric mean (docs/benchmarks.md).
+// How far ahead of the conversion streaming casts prefetch their source:
+// one core keeps too few cache misses in flight for the hardware
+// prefetchers alone to use all the bandwidth it could (docs/benchmarks.md).
 inline constexpr int64_t kPrefetchAheadBytes = 2048;
 
 // Streaming kernels with hand-written blocks align the destination to this

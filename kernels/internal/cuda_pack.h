@@ -122,8 +122,8 @@ __device__ __forceinline__ To RoundFloat(float value) {
 // exactly: float16 (alone or as complex32's parts) is widened by cvt.f32.f16
 // and the float32 converted on, and sources exact in float32 are rounded to
 // float16 / bfloat16 by one cvt. The values are convert.h's (NaN payloads
-// aside) in a few instructions, where its integer decoding and rounding held
-// float16 -> int8 to 70% and uint8 -> float16 to 87% of copy bandwidth.
+// aside) in a few instructions, where its integer decoding and rounding kept
+// those pairs below copy bandwidth (docs/benchmarks.md).
 template <typename To, typename From>
 __device__ __forceinline__ To DeviceConvert(From from) {
   constexpr bool kToHalfWidth = std::is_same_v<To, Float16> || std::is_same_v<To, BFloat16>;

@@ -25,11 +25,10 @@ namespace oneflow_promote::cast_internal {
 
 inline constexpr int kVectorBytes = 16;
 inline constexpr int kThreadsPerBlock = 256;
-// Vectors a thread has in flight. Measured over the 156 pairs of PyTorch's
-// dtypes on an H100 at 256M elements (docs/benchmarks.md), two per thread
-// with one tile per block was the best of one, two and four, with and
-// without a grid capped at 32 waves of resident blocks: one left uint8 ->
-// int64 at 58% of copy bandwidth, four lost 1% and the cap 2% (geomean).
+// Vectors a thread has in flight: two per thread with one tile per block
+// was the best of one, two and four, with and without a grid capped at 32
+// waves of resident blocks, over the 156 pairs of PyTorch's dtypes on an
+// H100 (docs/benchmarks.md).
 inline constexpr int kVectorsPerThread = 2;
 inline constexpr int64_t kTileVectors = int64_t{kVectorsPerThread} * kThreadsPerBlock;
 // The largest grid x dimension CUDA launches.

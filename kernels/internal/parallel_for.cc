@@ -108,13 +108,10 @@ class Pool {
 
   // Runs participant `id`'s own chunks in order, then whatever is left of
   // the others'. Owning a fixed share is what keeps a thread on the same
-  // memory from call to call: two-thread casts among bool, int8 and uint8
-  // at 16M elements, whose passes nearly fill the L3, ran at 0.83-1.00x of
-  // libtorch's (whose OpenMP loop splits statically; worst single runs
-  // 0.43x) while chunks went to whichever thread asked first, and at
-  // 0.95-1.00x with shares (worst 0.65x; medians of 7 paired runs,
-  // docs/benchmarks.md). Taking the others' leftovers
-  // keeps a thread that was preempted from holding up the call.
+  // memory from call to call, as libtorch's static OpenMP split does, which
+  // matters when a pass nearly fills the L3 (docs/benchmarks.md). Taking the
+  // others' leftovers keeps a thread that was preempted from holding up the
+  // call.
   void Work(int id) {
     t_in_job = true;
     for (int i = 0; i < participants_; ++i) {

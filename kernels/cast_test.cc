@@ -238,6 +238,49 @@ TEST(CastElements, EveryPairOnTieHeavyPatternsEqualsOneElementAtATime) {
   }
 }
 
+// float64 values a hair (2^-30 of the format's step) either side of a
+// float16 or bfloat16 tie, in every binade of the format and among its
+// subnormals, both signs: rounded to float32 first, each lands on the tie
+// and then goes to even, the wrong way for half of them.
+std::vector<double> NearHalfFormatTies(int mantissa_bits, int min_exponent, int max_exponent,
+                                       std::mt19937_64& rng) {
+  std::vector<double> values;
+  // min_exponent - 1 stands for the subnormals: the lowest binade's steps, from 0.
+  for (int exponent = min_exponent - 1; exponent <= max_exponent; ++exponent) {
+    const bool subnormal = exponent < min_exponent;
+    const int quantum = (subnormal ? min_exponent : exponent) - mantissa_bits;
+    for (int i = 0; i < 16; ++i) {
+      const uint64_t step = (subnormal ? 0 : uint64_t{1} << mantissa_bits) + rng() % (uint64_t{1} << mantissa_bits);
+      const double tie = std::ldexp(static_cast<double>(step) + 0.5, quantum);
+      const double hair = std::ldexp(1.0, quantum - 30);
+      for (double value : {tie + hair, tie - hair}) {
+        values.push_back(value);
+        values.push_back(-value);
+      }
+    }
+  }
+  return values;
+}
+
+// float64 (and complex128, whose parts are converted alike) rounds once to
+// the 16-bit float formats in every kernel set, as convert.h does.
+TEST(CastElements, Float64RoundsOnceToSixteenBitFloats) {
+  // The reference itself: 1 + 2^-11 + 2^-40 lies above the float16 tie
+  // between 1 and 1 + 2^-10, 1 + 2^-8 + 2^-40 above bfloat16's.
+  EXPECT_EQ(Convert<Float16>(1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40)).bits, 0x3C01);
+  EXPECT_EQ(Convert<BFloat16>(1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -40)).bits, 0x3F81);
+  std::mt19937_64 rng(5);
+  for (const auto& [to, values] :
+       {std::pair{DType::kFloat16, NearHalfFormatTies(10, -14, 15, rng)},
+        std::pair{DType::kBFloat16, NearHalfFormatTies(7, -126, 127, rng)}}) {
+    ExpectCastEqualsOneElementAtATime(values.data(), DType::kFloat64, to, static_cast<int64_t>(values.size()));
+    if (to == DType::kFloat16) {
+      ExpectCastEqualsOneElementAtATime(values.data(), DType::kComplex128, DType::kComplex32,
+                                        static_cast<int64_t>(values.size() / 2));
+    }
+  }
+}
+
 // Floating values mostly inside every integer range, with a NaN, an
 // infinity, a value past 2^31, or exactly -2^31 at one position in about
 // forty: most vectors of the float -> integer kernels hold no value that

@@ -250,7 +250,8 @@ std::vector<double> NearHalfFormatTies(int mantissa_bits, int min_exponent, int 
     const bool subnormal = exponent < min_exponent;
     const int quantum = (subnormal ? min_exponent : exponent) - mantissa_bits;
     for (int i = 0; i < 16; ++i) {
-      const uint64_t step = (subnormal ? 0 : uint64_t{1} << mantissa_bits) + rng() % (uint64_t{1} << mantissa_bits);
+      const uint64_t steps = uint64_t{1} << mantissa_bits;
+      const uint64_t step = (subnormal ? 0 : steps) + rng() % steps;
       const double tie = std::ldexp(static_cast<double>(step) + 0.5, quantum);
       const double hair = std::ldexp(1.0, quantum - 30);
       for (double value : {tie + hair, tie - hair}) {
@@ -273,10 +274,10 @@ TEST(CastElements, Float64RoundsOnceToSixteenBitFloats) {
   for (const auto& [to, values] :
        {std::pair{DType::kFloat16, NearHalfFormatTies(10, -14, 15, rng)},
         std::pair{DType::kBFloat16, NearHalfFormatTies(7, -126, 127, rng)}}) {
-    ExpectCastEqualsOneElementAtATime(values.data(), DType::kFloat64, to, static_cast<int64_t>(values.size()));
+    const auto n = static_cast<int64_t>(values.size());
+    ExpectCastEqualsOneElementAtATime(values.data(), DType::kFloat64, to, n);
     if (to == DType::kFloat16) {
-      ExpectCastEqualsOneElementAtATime(values.data(), DType::kComplex128, DType::kComplex32,
-                                        static_cast<int64_t>(values.size() / 2));
+      ExpectCastEqualsOneElementAtATime(values.data(), DType::kComplex128, DType::kComplex32, n / 2);
     }
   }
 }

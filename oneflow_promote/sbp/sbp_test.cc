@@ -152,7 +152,47 @@ struct Tally {
   int64_t rounding_failures = 0;
   std::string first_exact_failure;
   std::string first_rounding_failure;
+
+  // A pair whose cast was not exact, and whether it was within rounding.
+  void Count(double a, double b, bool within_rounding) {
+    if (first_exact_failure.empty()) first_exact_failure = absl::StrCat("a=", a, " b=", b);
+    ++exact_failures;
+    if (within_rounding) return;
+    if (first_rounding_failure.empty()) first_rounding_failure = absl::StrCat("a=", a, " b=", b);
+    ++rounding_failures;
+  }
 };
+
+// Whether the rule for from -> to and kind agrees with the tally of the
+// values it was checked on. Not a template, so that the gtest assertions
+// are compiled once rather than once per pair of types.
+void Judge(DType from, DType to, SbpKind kind, const Tally& tally) {
+  const Exactness claim = CastKeeps(from, to, kind);
+  const std::string what = absl::StrCat(Name(from), " -> ", Name(to), " keeps ", Sbp{kind}.ToString(),
+                                        ": ", ExactnessName(claim), "; first mismatch ",
+                                        tally.first_exact_failure, "; beyond rounding ",
+                                        tally.first_rounding_failure);
+  switch (claim) {
+    case Exactness::kExact:
+      EXPECT_EQ(tally.exact_failures, 0) << what;
+      break;
+    case Exactness::kUpToRounding:
+      EXPECT_EQ(tally.rounding_failures, 0) << what;
+      EXPECT_GT(tally.exact_failures, 0) << what << " (exact after all)";
+      break;
+    case Exactness::kNeedsBoxing:
+      // float8_e8m0fnu's unit in the last place is the value itself, so
+      // a partial lost to underflow stays within it: sums from it into
+      // narrower floats are refused without a counterexample by this
+      // measure.
+      if (kind == SbpKind::kPartialSum && from == DType::kFloat8E8M0FNU && tally.exact_failures > 0) {
+        break;
+      }
+      EXPECT_GT(kind == SbpKind::kPartialSum ? tally.rounding_failures : tally.exact_failures, 0)
+          << what << " (no counterexample)";
+      break;
+  }
+}
 
 template <typename From, typename To>
 void CheckCast(const std::vector<From>& as, const std::vector<From>& bs) {
@@ -171,47 +211,16 @@ void CheckCast(const std::vector<From>& as, const std::vector<From>& bs) {
           global = Extreme(a, b, max);
           local = Extreme(Convert<To>(a), Convert<To>(b), max);
         }
-        const bool exact = SameValue(Convert<To>(global), local);
+        if (SameValue(Convert<To>(global), local)) continue;
         // Rounding differences exist between floating dtypes only.
         constexpr bool kFloating = !std::is_integral_v<From> && !std::is_integral_v<To>;
         const bool rounding = kFloating && kind == SbpKind::kPartialSum &&
                               (WithinOneUlp(Convert<From>(local), global) ||
                                WithinOneUlpOf(AsDouble(local), global));
-        const auto note = [&](std::string& first) {
-          if (first.empty()) first = absl::StrCat("a=", AsDouble(a), " b=", AsDouble(b));
-        };
-        if (!exact) note(tally.first_exact_failure);
-        if (!exact && !rounding) note(tally.first_rounding_failure);
-        tally.exact_failures += !exact;
-        tally.rounding_failures += !exact && !rounding;
+        tally.Count(AsDouble(a), AsDouble(b), rounding);
       }
     }
-    const Exactness claim = CastKeeps(from, to, kind);
-    const std::string what = absl::StrCat(Name(from), " -> ", Name(to), " keeps ",
-                                          Sbp{kind}.ToString(), ": ", ExactnessName(claim),
-                                          "; first mismatch ", tally.first_exact_failure,
-                                          "; beyond rounding ", tally.first_rounding_failure);
-    switch (claim) {
-      case Exactness::kExact:
-        EXPECT_EQ(tally.exact_failures, 0) << what;
-        break;
-      case Exactness::kUpToRounding:
-        EXPECT_EQ(tally.rounding_failures, 0) << what;
-        EXPECT_GT(tally.exact_failures, 0) << what << " (exact after all)";
-        break;
-      case Exactness::kNeedsBoxing:
-        // float8_e8m0fnu's unit in the last place is the value itself, so
-        // a partial lost to underflow stays within it: sums from it into
-        // narrower floats are refused without a counterexample by this
-        // measure.
-        if (kind == SbpKind::kPartialSum && from == DType::kFloat8E8M0FNU &&
-            tally.exact_failures > 0) {
-          break;
-        }
-        EXPECT_GT(kind == SbpKind::kPartialSum ? tally.rounding_failures : tally.exact_failures, 0)
-            << what << " (no counterexample)";
-        break;
-    }
+    Judge(from, to, kind, tally);
   }
 }
 

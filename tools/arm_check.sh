@@ -6,7 +6,8 @@
 # sets it expects the dispatch to find (ONEFLOW_PROMOTE_EXPECT_CPU_KERNELS),
 # and cast_test checks every one of them bit for bit against convert.h.
 # Installs what is missing on a fresh Debian bookworm machine (root, or
-# sudo), adding arm64 as a foreign architecture for the dependencies.
+# sudo), adding arm64 as a foreign architecture for the dependencies. The
+# three processors' runs go side by side.
 # Prints "N passed, N failed" over the runs; exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,22 +37,38 @@ runs=(
   "sve128 max,sve-default-vector-length=16 sve,baseline"
   "sve512 max,sve-default-vector-length=64 sve,baseline"
 )
-passed=0
-failed=0
-for run in "${runs[@]}"; do
-  read -r name cpu expected <<<"$run"
+# The three processors run side by side, each its tests in turn; the
+# results are printed in the order above once all have finished.
+run_tests() {
+  local name=$1 cpu=$2 expected=$3 test begin
   for test in "${tests[@]}"; do
     begin=$SECONDS
     if ONEFLOW_PROMOTE_EXPECT_CPU_KERNELS=$expected \
         qemu-aarch64 -L / -cpu "$cpu" "$build/kernels/$test" >"$build/$name.$test.log" 2>&1; then
-      passed=$((passed + 1))
       echo "//arm64/$name:$test PASSED in $((SECONDS - begin)) s"
     else
-      failed=$((failed + 1))
       echo "//arm64/$name:$test FAILED in $((SECONDS - begin)) s"
-      tail -40 "$build/$name.$test.log"
     fi
-  done
+  done >"$build/$name.results"
+}
+for run in "${runs[@]}"; do
+  read -r name cpu expected <<<"$run"
+  run_tests "$name" "$cpu" "$expected" &
+done
+wait
+passed=0
+failed=0
+for run in "${runs[@]}"; do
+  read -r name _ <<<"$run"
+  while read -r label result rest; do
+    echo "$label $result $rest"
+    if [ "$result" = PASSED ]; then
+      passed=$((passed + 1))
+    else
+      failed=$((failed + 1))
+      tail -40 "$build/$name.${label##*:}.log"
+    fi
+  done <"$build/$name.results"
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Builds the libFuzzer targets in tests/fuzz with `--config=fuzz` (clang-14,
 # ASan, UBSan) and runs each for SECONDS (default 20) on a copy of its
-# committed corpus, one after another; prints one summary line per target
+# committed corpus, two targets at a time; prints one summary line per target
 # and exits nonzero on any finding (the crash file's path is printed and
 # kept).
 #
@@ -29,29 +29,39 @@ bazel build --config=fuzz "${labels[@]}"
 bin=$(bazel info --config=fuzz bazel-bin 2>/dev/null)/tests/fuzz
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/oneflow_promote_fuzz.XXXXXX")
-findings=0
-for t in "${targets[@]}"; do
-  corpus="$work/$t/corpus"
-  artifacts="$work/$t/artifacts"
+# One target's run; its summary line goes to $work/$t/summary.
+fuzz_one() {
+  local t=$1 corpus="$work/$1/corpus" artifacts="$work/$1/artifacts"
   mkdir -p "$corpus" "$artifacts"
   # A copy, so that the run's new inputs stay out of the tree.
   cp tests/fuzz/corpus/"$t"/* "$corpus"/
-  flags=(-max_total_time="$seconds" -print_final_stats=1 -print_funcs=0 -timeout=25
-         -artifact_prefix="$artifacts/")
+  local flags=(-max_total_time="$seconds" -print_final_stats=1 -print_funcs=0 -timeout=25
+               -artifact_prefix="$artifacts/")
   case "$t" in
     cli_batch_line_fuzzer | name_parsing_fuzzer) flags+=(-dict=tests/fuzz/promote.dict) ;;
   esac
-  status=0
+  local status=0 executions size found
   "$bin/$t" "${flags[@]}" "$corpus" >"$work/$t/log" 2>&1 || status=$?
   executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$t/log" | tail -1)
   size=$(find "$corpus" -type f | wc -l)
   found=$(find "$artifacts" -type f | head -1)
   if [ -n "$found" ] || [ "$status" -ne 0 ]; then
-    findings=$((findings + 1))
     echo "$t: ${seconds} s, ${executions:-?} executions, corpus $size, FINDING: ${found:-exit status $status} (log: $work/$t/log)"
   else
     echo "$t: ${seconds} s, ${executions:-?} executions, corpus $size, 0 findings"
-  fi
+  fi >"$work/$t/summary"
+}
+
+# Two targets at a time (each fuzzes on one thread); summaries in order.
+for t in "${targets[@]}"; do
+  while (($(jobs -rp | wc -l) >= 2)); do wait -n || true; done
+  fuzz_one "$t" &
+done
+wait
+findings=0
+for t in "${targets[@]}"; do
+  cat "$work/$t/summary"
+  if grep -q FINDING "$work/$t/summary"; then findings=$((findings + 1)); fi
 done
 
 if ((findings)); then

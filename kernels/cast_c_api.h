@@ -23,6 +23,24 @@ extern "C" {
 int oneflow_promote_cast(const void* src, int from, void* dst, int to, int64_t n,
                          int cuda_ordinal, void* stream, char* error, size_t error_size);
 
+/* A host framework's parallel-for (oneflow_promote::HostParallelFor in C):
+ * run(state, n, grain, body, body_state) must call body(body_state, begin,
+ * end) over disjoint ranges covering [0, n), each at least `grain` long but
+ * the last, concurrently or not, and return when all have returned. */
+typedef void (*oneflow_promote_parallel_body)(void* body_state, int64_t begin, int64_t end);
+typedef void (*oneflow_promote_parallel_for)(void* state, int64_t n, int64_t grain,
+                                             oneflow_promote_parallel_body body, void* body_state);
+
+/* Casts n contiguous elements in host memory on the framework's pool, so
+ * that the cast does not wake a second set of threads beside the
+ * framework's own: `run` with its `state`, which decides how many threads
+ * to use (threads 1 keeps the cast on the calling thread), or the library's
+ * pool on at most `threads` threads (0: all) where run is NULL. Casts too
+ * small to split never reach the pool. Returns as oneflow_promote_cast. */
+int oneflow_promote_cast_on_host(const void* src, int from, void* dst, int to, int64_t n,
+                                 int threads, oneflow_promote_parallel_for run, void* state,
+                                 char* error, size_t error_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,11 +1,17 @@
-// The cast C ABI's reporting: return codes and the message written into the
-// caller's error buffer (truncated, NUL-terminated, never past error_size).
+// The cast C ABI: return codes and the message written into the caller's
+// error buffer (truncated, NUL-terminated, never past error_size), and casts
+// on a framework's pool handed over as C function pointers.
 
 #include "kernels/cast_c_api.h"
 
+#include <algorithm>
+#include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "gtest/gtest.h"
@@ -50,6 +56,80 @@ TEST(CastCApiTest, NoBufferOrSizeZeroWritesNothing) {
   EXPECT_EQ(error, 'x');
   EXPECT_EQ(oneflow_promote_cast(src, 13, dst, 14, -1, -1, nullptr, nullptr, 64),
             static_cast<int>(absl::StatusCode::kInvalidArgument));
+}
+
+// A framework's parallel-for as a C frontend hands it over: each range on a
+// thread of its own; counts calls and elements.
+struct CountingPool {
+  std::atomic<int> calls{0};
+  std::atomic<int64_t> elements{0};
+};
+
+void RunRangesOnThreads(void* state, int64_t n, int64_t grain, oneflow_promote_parallel_body body,
+                        void* body_state) {
+  auto* pool = static_cast<CountingPool*>(state);
+  ++pool->calls;
+  std::vector<std::thread> threads;
+  for (int64_t begin = 0; begin < n; begin += grain) {
+    const int64_t end = std::min(n, begin + grain);
+    threads.emplace_back([=] {
+      body(body_state, begin, end);
+      pool->elements += end - begin;
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+}
+
+// float64 -> float32 rounds to nearest even, as C++'s own conversion does.
+TEST(CastCApiTest, LargeHostCastsRunOnTheFrameworksPool) {
+  const int64_t n = (int64_t{1} << 22) + 3;
+  std::vector<double> src(n);
+  // Mantissas with up to 31 bits, ties to float32 among them, in 64 binades.
+  for (int64_t i = 0; i < n; ++i) {
+    src[i] = std::ldexp(1.0 + static_cast<double>(i) * 0x1p-31, static_cast<int>(i % 64) - 32);
+  }
+  std::vector<float> dst(n);
+  char error[128] = "";
+  CountingPool pool;
+  ASSERT_EQ(oneflow_promote_cast_on_host(src.data(), 14, dst.data(), 13, n, 0, &RunRangesOnThreads, &pool,
+                                         error, sizeof(error)),
+            0)
+      << error;
+  EXPECT_EQ(pool.calls, 1);
+  EXPECT_EQ(pool.elements, n);
+  int64_t wrong = 0;
+  for (int64_t i = 0; i < n; ++i) wrong += dst[i] != static_cast<float>(src[i]);
+  EXPECT_EQ(wrong, 0);
+
+  // threads 1, and casts too small to split, stay on the calling thread.
+  CountingPool unused;
+  ASSERT_EQ(oneflow_promote_cast_on_host(src.data(), 14, dst.data(), 13, n, 1, &RunRangesOnThreads, &unused,
+                                         error, sizeof(error)),
+            0);
+  ASSERT_EQ(oneflow_promote_cast_on_host(src.data(), 14, dst.data(), 13, 1000, 0, &RunRangesOnThreads,
+                                         &unused, error, sizeof(error)),
+            0);
+  EXPECT_EQ(unused.calls, 0);
+}
+
+TEST(CastCApiTest, HostCastsWithoutAPoolUseTheLibrarysThreads) {
+  const int64_t n = (int64_t{1} << 22) + 3;
+  std::vector<int32_t> src(n);
+  for (int64_t i = 0; i < n; ++i) src[i] = static_cast<int32_t>(i * 2654435761u);
+  std::vector<float> dst(n);
+  char error[128] = "";
+  ASSERT_EQ(oneflow_promote_cast_on_host(src.data(), 4, dst.data(), 13, n, 0, nullptr, nullptr, error,
+                                         sizeof(error)),
+            0)
+      << error;
+  int64_t wrong = 0;
+  for (int64_t i = 0; i < n; ++i) wrong += dst[i] != static_cast<float>(src[i]);
+  EXPECT_EQ(wrong, 0);
+  // A negative thread count is refused by name.
+  EXPECT_EQ(oneflow_promote_cast_on_host(src.data(), 4, dst.data(), 13, n, -2, nullptr, nullptr, error,
+                                         sizeof(error)),
+            static_cast<int>(absl::StatusCode::kInvalidArgument));
+  EXPECT_NE(std::string(error).find("cpu_threads is -2"), std::string::npos) << error;
 }
 
 }  // namespace

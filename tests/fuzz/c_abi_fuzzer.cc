@@ -15,7 +15,9 @@
 // ordinals past the last device are used); and a successful CPU cast
 // matches the same elements cast one at a time (NaNs compared as NaNs).
 //
-// Input, field by field (ByteReader): api byte (bit 0: binary op), then
+// Input, field by field (ByteReader): api byte (bit 0: binary op; for a
+// cast on the host, bit 1: through oneflow_promote_cast_on_host, bit 2: on a
+// pool that runs the ranges in turn, bits 3-4: threads 0, 1, 2 or -1), then
 //   cast:      from, to, layout, source offset, destination offset, count,
 //              cuda, error-buffer fields, then the source bytes
 //   binary op: name, a, b and out dtypes, layout, three offsets, count,
@@ -242,7 +244,17 @@ void MakeBools(unsigned char* p, int64_t n) {
   for (int64_t i = 0; i < n; ++i) p[i] &= 1;
 }
 
-void FuzzCast(ByteReader& r) {
+// A host framework's parallel-for as a C frontend would write one: the
+// ranges in turn, each checked to lie in [0, n) and to follow the last.
+void RunRangesInTurn(void* state, int64_t n, int64_t grain, oneflow_promote_parallel_body body,
+                     void* body_state) {
+  ++*static_cast<int*>(state);
+  FUZZ_CHECK(n > 0 && grain > 0, "the pool was handed n %lld, grain %lld",
+             static_cast<long long>(n), static_cast<long long>(grain));
+  for (int64_t begin = 0; begin < n; begin += grain) body(body_state, begin, std::min(n, begin + grain));
+}
+
+void FuzzCast(ByteReader& r, uint8_t api) {
   const int from = DTypeCode(r);
   const int to = DTypeCode(r);
   const uint8_t layout = r.Byte();
@@ -257,6 +269,10 @@ void FuzzCast(ByteReader& r) {
   const int ordinal = CudaOrdinal(r);
   const ErrorBuffer error(r.Byte());
   const absl::string_view pattern = r.Rest();
+  const bool on_host = (api & 2) && ordinal < 0;
+  constexpr int kThreads[] = {0, 1, 2, -1};
+  const int threads = on_host ? kThreads[(api >> 3) & 3] : 0;
+  int pool_calls = 0;
 
   // Honest counts size the buffers; the others get small buffers.
   const int64_t honest = n >= 0 && n <= limit ? n : 0;
@@ -305,18 +321,24 @@ void FuzzCast(ByteReader& r) {
   } else if (alias) {
     expect_error = false;  // an exact alias with equal dtypes is a no-op
   } else {
-    expect_error = overlap || ordinal >= 0;
+    expect_error = overlap || ordinal >= 0 || threads < 0;
   }
 
-  const int rc = oneflow_promote_cast(src, from, dst, to, n, ordinal, nullptr, error.pointer,
-                                      error.size);
+  const int rc =
+      on_host ? oneflow_promote_cast_on_host(src, from, dst, to, n, threads,
+                                             api & 4 ? &RunRangesInTurn : nullptr, &pool_calls,
+                                             error.pointer, error.size)
+              : oneflow_promote_cast(src, from, dst, to, n, ordinal, nullptr, error.pointer, error.size);
   error.Check(rc, "oneflow_promote_cast");
   if (expect_error.has_value()) {
     FUZZ_CHECK((rc != 0) == *expect_error,
-               "oneflow_promote_cast(from %d, to %d, n %lld, src %p, dst %p, cuda %d) returned %d",
-               from, to, static_cast<long long>(n), static_cast<const void*>(src),
-               static_cast<void*>(dst), ordinal, rc);
+               "oneflow_promote_cast%s(from %d, to %d, n %lld, src %p, dst %p, cuda %d, threads %d) "
+               "returned %d",
+               on_host ? "_on_host" : "", from, to, static_cast<long long>(n),
+               static_cast<const void*>(src), static_cast<void*>(dst), ordinal, threads, rc);
   }
+  FUZZ_CHECK(pool_calls <= 1 && (rc == 0 || pool_calls == 0),
+             "the pool was called %d times by a cast that returned %d", pool_calls, rc);
   if (rc != 0 || n == 0 || alias || ordinal >= 0) return;
 
   // The same elements one at a time, through the kernels' scalar tail (of
@@ -486,10 +508,11 @@ void FuzzBinaryOp(ByteReader& r) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   oneflow_promote::fuzz::ByteReader reader(data, size);
-  if (reader.Byte() & 1) {
+  const uint8_t api = reader.Byte();
+  if (api & 1) {
     oneflow_promote::fuzz::FuzzBinaryOp(reader);
   } else {
-    oneflow_promote::fuzz::FuzzCast(reader);
+    oneflow_promote::fuzz::FuzzCast(reader, api);
   }
   return 0;
 }

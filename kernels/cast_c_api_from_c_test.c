@@ -6,16 +6,7 @@
 #include <stdlib.h>
 
 #include "kernels/cast_c_api.h"
-
-static int failures = 0;
-
-#define CHECK(condition)                                                           \
-  do {                                                                             \
-    if (!(condition)) {                                                            \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #condition); \
-      ++failures;                                                                  \
-    }                                                                              \
-  } while (0)
+#include "tests/c_check.h"
 
 struct SequentialPool {
   int calls;

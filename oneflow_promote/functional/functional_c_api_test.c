@@ -6,15 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int failures = 0;
-
-#define CHECK(condition)                                            \
-  do {                                                              \
-    if (!(condition)) {                                             \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #condition); \
-      ++failures;                                                   \
-    }                                                               \
-  } while (0)
+#include "tests/c_check.h"
 
 static int code(const char* name) {
   int dtype = -1;

@@ -24,11 +24,11 @@ namespace {
 
 // How long an idle worker polls for the next job, and the caller for its
 // workers, before sleeping. Waking a sleeping thread costs a futex call and,
-// on a virtual machine, an interrupt to a halted vCPU: a two-thread cast of
-// 256K bytes took 41 us against libtorch's 4 us (whose OpenMP workers spin,
-// for about 9 ms), and 16M bytes lost 60 us a call. Calls that follow each
-// other within this window (a cast, then the operation it feeds) pay no
-// wake-up; after it, an idle pool costs no processor time.
+// on a virtual machine, an interrupt to a halted vCPU, which made short
+// two-thread casts ten times slower than libtorch's, whose OpenMP workers
+// spin (docs/casts.md). Calls that follow each other within this window (a
+// cast, then the operation it feeds) pay no wake-up; after it, an idle pool
+// costs no processor time.
 constexpr std::chrono::microseconds kSpinBeforeSleeping{200};
 
 // Polls `done` until it returns true or kSpinBeforeSleeping has passed;

@@ -101,8 +101,8 @@ enum class Walk {
   // division.
   kStrided,
   // Every input a scalar or read at the output's own index, which skips the
-  // division (it held float32 + float32 to 0.68x of torch.add's throughput
-  // on an H100): kElementsPerThread elements a thread, blockDim apart.
+  // division (docs/benchmarks.md): kElementsPerThread elements a thread,
+  // blockDim apart.
   kContiguous,
   // kContiguous with every pointer aligned for whole packs: each thread
   // moves kElementsPerThread consecutive elements of each operand in vector

@@ -7,24 +7,7 @@
 
 #include "kernels/cast_c_api.h"
 #include "tests/c_check.h"
-
-struct SequentialPool {
-  int calls;
-  int64_t ranges;
-  int64_t elements;
-};
-
-static void RunRangesInTurn(void* state, int64_t n, int64_t grain, oneflow_promote_parallel_body body,
-                            void* body_state) {
-  struct SequentialPool* pool = (struct SequentialPool*)state;
-  ++pool->calls;
-  for (int64_t begin = 0; begin < n; begin += grain) {
-    const int64_t end = begin + grain < n ? begin + grain : n;
-    body(body_state, begin, end);
-    ++pool->ranges;
-    pool->elements += end - begin;
-  }
-}
+#include "tests/c_sequential_pool.h"
 
 int main(void) {
   enum { kInt16 = 3, kFloat32 = 13 };

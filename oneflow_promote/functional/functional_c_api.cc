@@ -14,8 +14,10 @@
 namespace oneflow_promote::functional {
 namespace {
 
+// `device` is where the operands live; `context` where the work runs.
 absl::Status BinaryOp(const char* name, const void* a, int a_dtype, const void* b, int b_dtype,
-                      void* out, int out_dtype, int64_t n, int cuda_ordinal, int cast_path) {
+                      void* out, int out_dtype, int64_t n, const Device& device,
+                      const ExecutionContext& context, int cast_path) {
   using c_api_internal::DTypeFromCode;
   if (name == nullptr) return absl::InvalidArgumentError("the op name is null");
   absl::StatusOr<Op> op = ParseOp(name);
@@ -27,7 +29,10 @@ absl::Status BinaryOp(const char* name, const void* a, int a_dtype, const void* 
     return absl::InvalidArgumentError(
         absl::StrCat("cast_path must be 0 (auto), 1 (materialized) or 2 (fused), not ", cast_path));
   }
-  const Device device = cuda_ordinal < 0 ? Device::Cpu() : Device::Cuda(cuda_ordinal);
+  if (context.cpu_threads < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("threads is ", context.cpu_threads, "; use 0 for all threads"));
+  }
   const int64_t shape[] = {n};
   // The inputs are only read; View takes a mutable pointer because a view
   // may be written through in general.
@@ -39,6 +44,7 @@ absl::Status BinaryOp(const char* name, const void* a, int a_dtype, const void* 
   if (!out_view.ok()) return absl::InvalidArgumentError(absl::StrCat("out: ", out_view.status().message()));
   OpOptions options;
   options.cast_path = static_cast<CastPath>(cast_path);
+  options.context = context;
   const Tensor inputs[] = {*a_view, *b_view};
   return CallOut(*op, inputs, *out_view, options);
 }
@@ -69,9 +75,25 @@ extern "C" int oneflow_promote_binary_op(const char* op, const void* a, int a_dt
                                          int b_dtype, void* out, int out_dtype, int64_t n,
                                          int cuda_ordinal, int cast_path, char* error,
                                          size_t error_size) {
+  using oneflow_promote::Device;
+  const Device device = cuda_ordinal < 0 ? Device::Cpu() : Device::Cuda(cuda_ordinal);
+  return oneflow_promote::c_api_internal::ReportStatus(
+      oneflow_promote::functional::BinaryOp(op, a, a_dtype, b, b_dtype, out, out_dtype, n, device,
+                                            {}, cast_path),
+      error, error_size);
+}
+
+extern "C" int oneflow_promote_binary_op_on_host(const char* op, const void* a, int a_dtype,
+                                                 const void* b, int b_dtype, void* out,
+                                                 int out_dtype, int64_t n, int threads,
+                                                 oneflow_promote_parallel_for run, void* state,
+                                                 int cast_path, char* error, size_t error_size) {
+  oneflow_promote::ExecutionContext context;
+  context.cpu_threads = threads;
+  context.cpu_pool = {run, state};
   return oneflow_promote::c_api_internal::ReportStatus(
       oneflow_promote::functional::BinaryOp(op, a, a_dtype, b, b_dtype, out, out_dtype, n,
-                                            cuda_ordinal, cast_path),
+                                            oneflow_promote::Device::Cpu(), context, cast_path),
       error, error_size);
 }
 

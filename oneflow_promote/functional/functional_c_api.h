@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/cast_c_api.h"
 #include "oneflow_promote/promotion_c_api.h"
 
 #ifdef __cplusplus
@@ -27,6 +28,16 @@ extern "C" {
 int oneflow_promote_binary_op(const char* op, const void* a, int a_dtype, const void* b,
                               int b_dtype, void* out, int out_dtype, int64_t n, int cuda_ordinal,
                               int cast_path, char* error, size_t error_size);
+
+/* The same on host memory, on the framework's pool `run` with its `state`
+ * (oneflow_promote_parallel_for, kernels/cast_c_api.h), which decides how
+ * many threads to use, or the library's pool on at most `threads` threads
+ * (0: all) where run is NULL; threads 1 keeps the op on the calling thread.
+ * The op's casts and its kernel both run there. */
+int oneflow_promote_binary_op_on_host(const char* op, const void* a, int a_dtype, const void* b,
+                                      int b_dtype, void* out, int out_dtype, int64_t n, int threads,
+                                      oneflow_promote_parallel_for run, void* state, int cast_path,
+                                      char* error, size_t error_size);
 
 /* The op's dtype rule (InferOpDTypes): for the op named `op` (a name
  * `promote op` accepts) on `count` operands (see promotion_c_api.h), the

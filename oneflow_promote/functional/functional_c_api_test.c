@@ -1,12 +1,16 @@
-/* The op-dtype query of the functional C ABI called from C. Expected answers
- * are PyTorch 2.15's, each with the Python expression that gives it. */
+/* The functional C ABI called from C: the op-dtype query, whose expected
+ * answers are PyTorch 2.15's, each with the Python expression that gives it,
+ * and a binary op on host memory run on a pool written in C. */
 
 #include "oneflow_promote/functional/functional_c_api.h"
 
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tests/c_check.h"
+#include "tests/c_sequential_pool.h"
 
 static int code(const char* name) {
   int dtype = -1;
@@ -58,6 +62,36 @@ int main(void) {
                                     sizeof error) != 0);
   }
 
-  if (failures == 0) printf("op dtype C ABI: all checks passed\n");
+  {
+    /* torch.add(int8 tensor, float32 tensor) computes float(a) + b in float32,
+     * as C does; large enough that the op's kernel splits across the pool. */
+    const int64_t n = ((int64_t)1 << 20) + 7;
+    int8_t* a = malloc((size_t)n);
+    float* b = malloc((size_t)n * sizeof(float));
+    float* out = malloc((size_t)n * sizeof(float));
+    for (int64_t i = 0; i < n; ++i) {
+      a[i] = (int8_t)(i * 37);
+      b[i] = (float)(i % 1000) * 0.001f + 1e-7f * (float)i;
+    }
+    struct SequentialPool pool = {0, 0, 0};
+    CHECK(oneflow_promote_binary_op_on_host("add", a, code("int8"), b, float32, out, float32, n, 0,
+                                            RunRangesInTurn, &pool, 0, error, sizeof error) == 0);
+    CHECK(pool.calls >= 1);
+    CHECK(pool.ranges > pool.calls);
+    int64_t wrong = 0;
+    for (int64_t i = 0; i < n; ++i) wrong += out[i] != (float)a[i] + b[i];
+    CHECK(wrong == 0);
+    /* A negative thread count is refused by name, before any work. */
+    const int calls = pool.calls;
+    CHECK(oneflow_promote_binary_op_on_host("add", a, code("int8"), b, float32, out, float32, n, -1,
+                                            RunRangesInTurn, &pool, 0, error, sizeof error) != 0);
+    CHECK(strstr(error, "threads is -1") != NULL);
+    CHECK(pool.calls == calls);
+    free(a);
+    free(b);
+    free(out);
+  }
+
+  if (failures == 0) printf("functional C ABI: all checks passed\n");
   return failures == 0 ? 0 : 1;
 }

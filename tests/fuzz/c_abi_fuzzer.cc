@@ -16,7 +16,7 @@
 // matches the same elements cast one at a time (NaNs compared as NaNs).
 //
 // Input, field by field (ByteReader): api byte (bit 0: binary op; for a
-// cast on the host, bit 1: through oneflow_promote_cast_on_host, bit 2: on a
+// call on the host, bit 1: through the ABI's _on_host function, bit 2: on a
 // pool that runs the ranges in turn, bits 3-4: threads 0, 1, 2 or -1), then
 //   cast:      from, to, layout, source offset, destination offset, count,
 //              cuda, error-buffer fields, then the source bytes
@@ -254,6 +254,30 @@ void RunRangesInTurn(void* state, int64_t n, int64_t grain, oneflow_promote_para
   for (int64_t begin = 0; begin < n; begin += grain) body(body_state, begin, std::min(n, begin + grain));
 }
 
+// How a call is made, from the api byte: through the _on_host function
+// (host ordinals only), with which thread count and pool.
+struct HostCall {
+  HostCall(uint8_t api, int ordinal)
+      : on_host((api & 2) && ordinal < 0),
+        threads(on_host ? kThreadCounts[(api >> 3) & 3] : 0),
+        run(api & 4 ? &RunRangesInTurn : nullptr) {}
+
+  static constexpr int kThreadCounts[] = {0, 1, 2, -1};
+  const bool on_host;
+  const int threads;
+  const oneflow_promote_parallel_for run;
+  int pool_calls = 0;
+
+  // threads 1 keeps the work on the calling thread. A cast calls the pool
+  // at most once, and not at all when refused (an op's casts and kernel may
+  // each call it, and integer division refuses only after them).
+  void Check(int rc, bool is_cast) const {
+    FUZZ_CHECK(threads != 1 || pool_calls == 0, "the pool was called with threads 1");
+    FUZZ_CHECK(!is_cast || (pool_calls <= 1 && (rc == 0 || pool_calls == 0)),
+               "the pool was called %d times by a cast that returned %d", pool_calls, rc);
+  }
+};
+
 void FuzzCast(ByteReader& r, uint8_t api) {
   const int from = DTypeCode(r);
   const int to = DTypeCode(r);
@@ -269,10 +293,7 @@ void FuzzCast(ByteReader& r, uint8_t api) {
   const int ordinal = CudaOrdinal(r);
   const ErrorBuffer error(r.Byte());
   const absl::string_view pattern = r.Rest();
-  const bool on_host = (api & 2) && ordinal < 0;
-  constexpr int kThreads[] = {0, 1, 2, -1};
-  const int threads = on_host ? kThreads[(api >> 3) & 3] : 0;
-  int pool_calls = 0;
+  HostCall host(api, ordinal);
 
   // Honest counts size the buffers; the others get small buffers.
   const int64_t honest = n >= 0 && n <= limit ? n : 0;
@@ -321,24 +342,23 @@ void FuzzCast(ByteReader& r, uint8_t api) {
   } else if (alias) {
     expect_error = false;  // an exact alias with equal dtypes is a no-op
   } else {
-    expect_error = overlap || ordinal >= 0 || threads < 0;
+    expect_error = overlap || ordinal >= 0 || host.threads < 0;
   }
 
   const int rc =
-      on_host ? oneflow_promote_cast_on_host(src, from, dst, to, n, threads,
-                                             api & 4 ? &RunRangesInTurn : nullptr, &pool_calls,
-                                             error.pointer, error.size)
-              : oneflow_promote_cast(src, from, dst, to, n, ordinal, nullptr, error.pointer, error.size);
+      host.on_host ? oneflow_promote_cast_on_host(src, from, dst, to, n, host.threads, host.run,
+                                                  &host.pool_calls, error.pointer, error.size)
+                   : oneflow_promote_cast(src, from, dst, to, n, ordinal, nullptr, error.pointer,
+                                          error.size);
   error.Check(rc, "oneflow_promote_cast");
   if (expect_error.has_value()) {
     FUZZ_CHECK((rc != 0) == *expect_error,
                "oneflow_promote_cast%s(from %d, to %d, n %lld, src %p, dst %p, cuda %d, threads %d) "
                "returned %d",
-               on_host ? "_on_host" : "", from, to, static_cast<long long>(n),
-               static_cast<const void*>(src), static_cast<void*>(dst), ordinal, threads, rc);
+               host.on_host ? "_on_host" : "", from, to, static_cast<long long>(n),
+               static_cast<const void*>(src), static_cast<void*>(dst), ordinal, host.threads, rc);
   }
-  FUZZ_CHECK(pool_calls <= 1 && (rc == 0 || pool_calls == 0),
-             "the pool was called %d times by a cast that returned %d", pool_calls, rc);
+  host.Check(rc, /*is_cast=*/true);
   if (rc != 0 || n == 0 || alias || ordinal >= 0) return;
 
   // The same elements one at a time, through the kernels' scalar tail (of
@@ -381,7 +401,7 @@ std::optional<functional::Op> KnownOp(absl::string_view name) {
   return std::nullopt;
 }
 
-void FuzzBinaryOp(ByteReader& r) {
+void FuzzBinaryOp(ByteReader& r, uint8_t api) {
   constexpr size_t kNumOps = std::size(functional::kAllOps);
   constexpr size_t kNumAliases = std::size(kAliases);
   constexpr size_t kNumNearMisses = std::size(kNearMisses);
@@ -414,6 +434,7 @@ void FuzzBinaryOp(ByteReader& r) {
   const int64_t overflow_from = std::numeric_limits<int64_t>::max() / 16 + 1;
   const int64_t n = Count(r, big, limit, overflow_from);
   const int ordinal = CudaOrdinal(r);
+  HostCall host(api, ordinal);
   const uint8_t path_byte = r.Byte();
   constexpr int kBadPaths[] = {-1, 3, 255, INT_MIN, INT_MAX, 4, -2, 1000};
   const int cast_path = path_byte < 0xE0 ? path_byte % 3 : kBadPaths[path_byte & 7];
@@ -468,7 +489,7 @@ void FuzzBinaryOp(ByteReader& r) {
   std::optional<bool> expect_error;
   if (!op || functional::OpArity(*op) != 2 || cast_path < 0 || cast_path > 2 ||
       !ValidCode(a_code) || !ValidCode(b_code) || !ValidCode(out_code) || n < 0 ||
-      n >= overflow_from || (n > 0 && (bad_pointer || ordinal >= 0))) {
+      n >= overflow_from || (n > 0 && (bad_pointer || ordinal >= 0)) || host.threads < 0) {
     expect_error = true;
   } else if (!bad_pointer && ordinal < 0 && *op != functional::Op::kDot) {
     // Valid arguments on the CPU: the op's dtype rules decide, and then
@@ -489,18 +510,23 @@ void FuzzBinaryOp(ByteReader& r) {
     }
   }
 
-  const int rc = oneflow_promote_binary_op(name, pointers[0], a_code, pointers[1], b_code,
-                                           pointers[2], out_code, n, ordinal, cast_path,
-                                           error.pointer, error.size);
+  const int rc =
+      host.on_host
+          ? oneflow_promote_binary_op_on_host(name, pointers[0], a_code, pointers[1], b_code,
+                                              pointers[2], out_code, n, host.threads, host.run,
+                                              &host.pool_calls, cast_path, error.pointer, error.size)
+          : oneflow_promote_binary_op(name, pointers[0], a_code, pointers[1], b_code, pointers[2],
+                                      out_code, n, ordinal, cast_path, error.pointer, error.size);
   error.Check(rc, "oneflow_promote_binary_op");
   if (expect_error.has_value()) {
     FUZZ_CHECK((rc != 0) == *expect_error,
-               "oneflow_promote_binary_op('%s', a %d, b %d, out %d, n %lld, cuda %d, path %d) "
-               "returned %d: %s",
-               null_name ? "(null)" : name_storage.c_str(), a_code, b_code, out_code,
-               static_cast<long long>(n), ordinal, cast_path, rc,
+               "oneflow_promote_binary_op%s('%s', a %d, b %d, out %d, n %lld, cuda %d, threads %d, "
+               "path %d) returned %d: %s",
+               host.on_host ? "_on_host" : "", null_name ? "(null)" : name_storage.c_str(), a_code,
+               b_code, out_code, static_cast<long long>(n), ordinal, host.threads, cast_path, rc,
                error.pointer != nullptr && error.size > 0 ? error.pointer : "");
   }
+  host.Check(rc, /*is_cast=*/false);
 }
 
 }  // namespace
@@ -510,7 +536,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   oneflow_promote::fuzz::ByteReader reader(data, size);
   const uint8_t api = reader.Byte();
   if (api & 1) {
-    oneflow_promote::fuzz::FuzzBinaryOp(reader);
+    oneflow_promote::fuzz::FuzzBinaryOp(reader, api);
   } else {
     oneflow_promote::fuzz::FuzzCast(reader, api);
   }

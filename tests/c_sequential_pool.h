@@ -15,7 +15,7 @@ struct SequentialPool {
   int64_t elements;
 };
 
-/* An oneflow_promote_parallel_for; state is a struct SequentialPool. */
+/* A oneflow_promote_parallel_for; state is a struct SequentialPool. */
 static inline void RunRangesInTurn(void* state, int64_t n, int64_t grain,
                                    oneflow_promote_parallel_body body, void* body_state) {
   struct SequentialPool* pool = (struct SequentialPool*)state;

@@ -12,8 +12,9 @@
 // NUL-terminated within error_size and nothing is written past it (or at
 // all, for error_size 0 or a null buffer); what the contract says is an
 // error is one; a CUDA ordinal fails cleanly without a GPU (with one, only
-// ordinals past the last device are used); and a successful CPU cast
-// matches the same elements cast one at a time (NaNs compared as NaNs).
+// ordinals past the last device are used); a host pool is called as its
+// contract says (HostCall::Check); and a successful CPU cast matches the
+// same elements cast one at a time (NaNs compared as NaNs).
 //
 // Input, field by field (ByteReader): api byte (bit 0: binary op; for a
 // call on the host, bit 1: through the ABI's _on_host function, bit 2: on a
@@ -245,7 +246,7 @@ void MakeBools(unsigned char* p, int64_t n) {
 }
 
 // A host framework's parallel-for as a C frontend would write one: the
-// ranges in turn, each checked to lie in [0, n) and to follow the last.
+// ranges in turn, after checking that it is handed work and a grain.
 void RunRangesInTurn(void* state, int64_t n, int64_t grain, oneflow_promote_parallel_body body,
                      void* body_state) {
   ++*static_cast<int*>(state);

@@ -160,6 +160,12 @@ absl::Status WriteInto(const Tensor& result, Tensor& destination, absl::string_v
 // fits (see WritesDirectly); the caller checks what it gets back.
 absl::StatusOr<Tensor> Run(Op op, absl::Span<const Tensor> inputs, const OpOptions& options,
                            const Tensor* destination) {
+  // As the cast API words it (kernels/cast.cc): a same-dtype op would
+  // otherwise run a negative count as all threads.
+  if (options.context.cpu_threads < 0) {
+    return Invalid(absl::StrCat("cpu_threads is ", options.context.cpu_threads,
+                                "; use 0 for all threads"));
+  }
   absl::InlinedVector<Operand, 3> operands;
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!inputs[i].defined()) {

@@ -29,10 +29,6 @@ absl::Status BinaryOp(const char* name, const void* a, int a_dtype, const void* 
     return absl::InvalidArgumentError(
         absl::StrCat("cast_path must be 0 (auto), 1 (materialized) or 2 (fused), not ", cast_path));
   }
-  if (context.cpu_threads < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("threads is ", context.cpu_threads, "; use 0 for all threads"));
-  }
   const int64_t shape[] = {n};
   // The inputs are only read; View takes a mutable pointer because a view
   // may be written through in general.

@@ -85,7 +85,7 @@ int main(void) {
     const int calls = pool.calls;
     CHECK(oneflow_promote_binary_op_on_host("add", a, code("int8"), b, float32, out, float32, n, -1,
                                             RunRangesInTurn, &pool, 0, error, sizeof error) != 0);
-    CHECK(strstr(error, "threads is -1") != NULL);
+    CHECK(strstr(error, "cpu_threads is -1") != NULL);
     CHECK(pool.calls == calls);
     free(a);
     free(b);

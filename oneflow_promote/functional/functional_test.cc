@@ -317,5 +317,22 @@ TEST(FunctionalHostPool, LargeOpsRunOnTheFrameworksPool) {
   EXPECT_EQ(calls, 1);
 }
 
+// A negative thread count is refused by name, also for an op that casts
+// nothing, before any work reaches the pool.
+TEST(FunctionalHostPool, NegativeThreadCountsAreRefused) {
+  const std::vector<int32_t> values = {1, 2, 3};
+  int calls = 0;
+  OpOptions options;
+  options.context.cpu_threads = -1;
+  options.context.cpu_pool = {&RunRangesBackwards, &calls};
+  const absl::StatusOr<Tensor> same = Add(Of(values), Of(values), options);
+  EXPECT_EQ(same.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(same.status().message().find("cpu_threads is -1"), absl::string_view::npos) << same.status();
+  options.context.cpu_pool = {};
+  const absl::StatusOr<Tensor> mixed = Add(Of(values), Of(std::vector<float>{0.5f, 1, 2}), options);
+  EXPECT_EQ(mixed.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(calls, 0);
+}
+
 }  // namespace
 }  // namespace oneflow_promote::functional

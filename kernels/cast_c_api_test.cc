@@ -4,19 +4,19 @@
 
 #include "kernels/cast_c_api.h"
 
-#include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "gtest/gtest.h"
+#include "kernels/cast_test_util.h"
 
 namespace {
+
+using oneflow_promote::testing::ThreadPerRangePool;
 
 TEST(CastCApiTest, SuccessWritesAnEmptyMessage) {
   // An OK status's message has a null data(); copying it used to hand
@@ -58,28 +58,6 @@ TEST(CastCApiTest, NoBufferOrSizeZeroWritesNothing) {
             static_cast<int>(absl::StatusCode::kInvalidArgument));
 }
 
-// A framework's parallel-for as a C frontend hands it over: each range on a
-// thread of its own; counts calls and elements.
-struct CountingPool {
-  std::atomic<int> calls{0};
-  std::atomic<int64_t> elements{0};
-};
-
-void RunRangesOnThreads(void* state, int64_t n, int64_t grain, oneflow_promote_parallel_body body,
-                        void* body_state) {
-  auto* pool = static_cast<CountingPool*>(state);
-  ++pool->calls;
-  std::vector<std::thread> threads;
-  for (int64_t begin = 0; begin < n; begin += grain) {
-    const int64_t end = std::min(n, begin + grain);
-    threads.emplace_back([=] {
-      body(body_state, begin, end);
-      pool->elements += end - begin;
-    });
-  }
-  for (std::thread& thread : threads) thread.join();
-}
-
 // float64 -> float32 rounds to nearest even, as C++'s own conversion does.
 TEST(CastCApiTest, LargeHostCastsRunOnTheFrameworksPool) {
   const int64_t n = (int64_t{1} << 22) + 3;
@@ -90,8 +68,8 @@ TEST(CastCApiTest, LargeHostCastsRunOnTheFrameworksPool) {
   }
   std::vector<float> dst(n);
   char error[128] = "";
-  CountingPool pool;
-  ASSERT_EQ(oneflow_promote_cast_on_host(src.data(), 14, dst.data(), 13, n, 0, &RunRangesOnThreads, &pool,
+  ThreadPerRangePool pool;
+  ASSERT_EQ(oneflow_promote_cast_on_host(src.data(), 14, dst.data(), 13, n, 0, &ThreadPerRangePool::Run, &pool,
                                          error, sizeof(error)),
             0)
       << error;
@@ -102,11 +80,11 @@ TEST(CastCApiTest, LargeHostCastsRunOnTheFrameworksPool) {
   EXPECT_EQ(wrong, 0);
 
   // threads 1, and casts too small to split, stay on the calling thread.
-  CountingPool unused;
-  ASSERT_EQ(oneflow_promote_cast_on_host(src.data(), 14, dst.data(), 13, n, 1, &RunRangesOnThreads, &unused,
+  ThreadPerRangePool unused;
+  ASSERT_EQ(oneflow_promote_cast_on_host(src.data(), 14, dst.data(), 13, n, 1, &ThreadPerRangePool::Run, &unused,
                                          error, sizeof(error)),
             0);
-  ASSERT_EQ(oneflow_promote_cast_on_host(src.data(), 14, dst.data(), 13, 1000, 0, &RunRangesOnThreads,
+  ASSERT_EQ(oneflow_promote_cast_on_host(src.data(), 14, dst.data(), 13, 1000, 0, &ThreadPerRangePool::Run,
                                          &unused, error, sizeof(error)),
             0);
   EXPECT_EQ(unused.calls, 0);

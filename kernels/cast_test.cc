@@ -34,6 +34,7 @@ using cast_internal::ForcedStoreKind;
 using cast_internal::StoreKind;
 using testing::FillRandom;
 using testing::FirstDifference;
+using testing::ThreadPerRangePool;
 
 // Runs `check` once with each CPU kernel set this processor runs (AVX2 and
 // the baseline on x86-64; SVE and NEON on AArch64), each named in the
@@ -462,29 +463,6 @@ TEST(CastElements, LargeThreadedCastsEqualOneThread) {
     });
   }
 }
-
-// A framework's pool (HostParallelFor) that runs each grain-sized range of
-// a call on a thread of its own, last range first, and counts calls and
-// elements.
-struct ThreadPerRangePool {
-  std::atomic<int> calls{0};
-  std::atomic<int64_t> elements{0};
-
-  static void Run(void* state, int64_t n, int64_t grain, HostParallelFor::Body body, void* body_state) {
-    auto* pool = static_cast<ThreadPerRangePool*>(state);
-    ++pool->calls;
-    std::vector<std::thread> threads;
-    for (int64_t begin = (n - 1) / grain * grain; begin >= 0; begin -= grain) {
-      const int64_t end = std::min(n, begin + grain);
-      threads.emplace_back([=] {
-        body(body_state, begin, end);
-        pool->elements += end - begin;
-      });
-    }
-    for (std::thread& thread : threads) thread.join();
-  }
-  HostParallelFor Hook() { return {&ThreadPerRangePool::Run, this}; }
-};
 
 // Large calls on a framework's pool run there, each element once, with the
 // results of one thread: contiguous casts (streamed or not), same-dtype

@@ -1,6 +1,7 @@
 // The instruction-set-neutral half of the CPU cast blocks: which pairs read
-// their source in interleaved streams and which prefetch it, and RunBlocks,
-// the loop that walks a run in blocks of one conversion. A set's blocks
+// their source in interleaved streams and which prefetch it; RunBlocks,
+// the loop that walks a run in blocks of one conversion; and LoopBlockCast,
+// blocks of the compiler's own loop. A set's hand-written blocks
 // (avx2_block_cast.h) give the conversion of one block and its stores;
 // these rules decide how the run reaches memory, and docs/benchmarks.md
 // records the machines each was measured on.
@@ -10,8 +11,10 @@
 #ifndef ONEFLOW_PROMOTE_KERNELS_INTERNAL_BLOCK_RUNNER_H_
 #define ONEFLOW_PROMOTE_KERNELS_INTERNAL_BLOCK_RUNNER_H_
 
-#if defined(__SSE2__)
-#include <xmmintrin.h>
+#if defined(__AVX__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
 #else
 #include <cfenv>
 #endif
@@ -256,6 +259,49 @@ ONEFLOW_PROMOTE_BLOCK_INLINE int64_t RunBlocks(const From* in, To* out, int64_t 
     return run();
   }
 }
+
+#if defined(__SSE2__)
+// Writes kBytes from `from` to the aligned `to` with non-temporal stores,
+// the widest the set has.
+template <int64_t kBytes>
+ONEFLOW_PROMOTE_BLOCK_INLINE void StreamOut(const void* from, void* to) {
+#if defined(__AVX__)
+  static_assert(kBytes % 32 == 0);
+  for (int64_t v = 0; v < kBytes / 32; ++v) {
+    _mm256_stream_si256(static_cast<__m256i*>(to) + v, _mm256_load_si256(static_cast<const __m256i*>(from) + v));
+  }
+#else
+  static_assert(kBytes % 16 == 0);
+  for (int64_t v = 0; v < kBytes / 16; ++v) {
+    _mm_stream_si128(static_cast<__m128i*>(to) + v, _mm_load_si128(static_cast<const __m128i*>(from) + v));
+  }
+#endif
+}
+
+// Blocks of the compiler's own loop over Convert, for the pairs it
+// vectorizes as well as hand-written blocks would: they need blocks only to
+// stream, so Run<false> converts nothing and leaves the run to that loop.
+// Each block converts into a local array, which the compiler keeps in
+// registers, and streams it out; at least a cache line of destination and
+// 32 bytes of source a block.
+template <typename From, typename To>
+struct LoopBlockCast {
+  static constexpr int kWidth = static_cast<int>(std::max(64 / sizeof(To), 32 / sizeof(From)));
+
+  template <bool kStream = false>
+  static int64_t Run(const From* in, To* out, int64_t n) {
+    if constexpr (!kStream) {
+      return 0;
+    } else {
+      return RunBlocks<kWidth, false, true>(in, out, n, [](const From* block_in, To* block_out) {
+        alignas(64) To converted[kWidth];
+        for (int i = 0; i < kWidth; ++i) converted[i] = Convert<To>(block_in[i]);
+        StreamOut<kWidth * sizeof(To)>(converted, block_out);
+      });
+    }
+  }
+};
+#endif
 
 #undef ONEFLOW_PROMOTE_BLOCK_INLINE
 

@@ -1,7 +1,8 @@
 // Tests of block_runner.h: RunBlocks hands each whole block of a run to the
 // block exactly once, whichever walk it takes (one stream or several,
-// forwards or downwards), and RoundTowardZero rounds toward zero for its
-// lifetime only. It runs on every architecture the kernels build for.
+// forwards or downwards), LoopBlockCast streams what Convert gives, and
+// RoundTowardZero rounds toward zero for its lifetime only. It runs on every
+// architecture the kernels build for.
 
 #include "kernels/internal/block_runner.h"
 
@@ -108,6 +109,47 @@ TEST(RunBlocksTest, WideningPairsReadOneStream) {
   ExpectEachBlockOnceOnEveryWalk<8, int8_t, int64_t>();
   ExpectEachBlockOnceOnEveryWalk<32, int8_t, int16_t>();
 }
+
+#if defined(__SSE2__)
+// LoopBlockCast, streamed into a destination aligned as streaming runs align
+// it, writes what Convert gives element by element and converts whole
+// blocks only; unstreamed, it leaves the whole run to the caller's loop.
+template <typename From, typename To>
+void ExpectLoopBlocksConvert(const std::vector<From>& source) {
+  const int64_t n = static_cast<int64_t>(source.size());
+  std::vector<unsigned char> storage(static_cast<size_t>(n) * sizeof(To) + 64, 0);
+  To* out = reinterpret_cast<To*>(storage.data() + (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64));
+  using Blocks = LoopBlockCast<From, To>;
+  EXPECT_EQ(Blocks::Run(source.data(), out, n), 0);
+  const int64_t converted = Blocks::template Run<true>(source.data(), out, n);
+  _mm_sfence();
+  constexpr int64_t kWidth = Blocks::kWidth;
+  EXPECT_EQ(converted, n / kWidth * kWidth);
+  for (int64_t i = 0; i < converted; ++i) {
+    if (!(out[i] == Convert<To>(source[static_cast<size_t>(i)]))) {
+      ADD_FAILURE() << "element " << i << " of " << n;
+      return;
+    }
+  }
+}
+
+TEST(LoopBlockCastTest, StreamsWhatConvertGives) {
+  std::vector<int64_t> integers;
+  std::vector<float> floats;
+  for (int64_t i = 0; i < 5000; ++i) {
+    // Values past every narrower type's range, zeros and sign changes.
+    integers.push_back((i % 7 == 0) ? 0 : (i * 0x9E3779B97F4A7C15LL) >> (i % 61));
+    floats.push_back(i % 5 == 0 ? 0.0f : static_cast<float>(integers.back()) * (i % 2 ? 1e-9f : -3.5f));
+  }
+  ExpectLoopBlocksConvert<int64_t, int8_t>(integers);
+  ExpectLoopBlocksConvert<int64_t, bool>(integers);
+  ExpectLoopBlocksConvert<float, bool>(floats);
+  ExpectLoopBlocksConvert<float, double>(floats);
+  ExpectLoopBlocksConvert<Complex<float>, float>(
+      std::vector<Complex<float>>(reinterpret_cast<const Complex<float>*>(floats.data()),
+                                  reinterpret_cast<const Complex<float>*>(floats.data()) + floats.size() / 2));
+}
+#endif
 
 TEST(RoundTowardZeroTest, RoundsTowardZeroForItsLifetimeOnly) {
   // 1 + 0.75 ulp of float32: nearest-even gives 1 + 2^-23, toward zero 1.

@@ -201,7 +201,7 @@ void BM_TorchResultTypeSameDType(benchmark::State& state) {
 // sides. A large std::vector<char> starts 16 bytes into a page, which
 // splits every other 32-byte access across cache lines, and a kernel
 // tuned on such sources can read 64-byte aligned ones slower (int64 ->
-// bool did: kernels/internal/avx2_block_cast.h, LoadInOrder). It is
+// bool's hand-written block did, 2026-11-24, 0d56d8a). It is
 // written once before timing, so that no timed iteration takes the page
 // faults.
 class AlignedBuffer {

@@ -1,7 +1,9 @@
 // Hand-written AVX2 + F16C conversions of eight elements at a time, for the
 // pair families GCC does not vectorize well from convert.h's scalar code:
-// rounding to float16/bfloat16/complex32, saturating float -> integers,
-// int64 -> floating (AVX2 converts no int64), and anything -> bool.
+// rounding to float16/bfloat16/complex32, decoding them, saturating float ->
+// integers, int64 -> floating (AVX2 converts no int64), complex -> bool,
+// and, when streamed, real -> complex. The pairs GCC's own loops convert as
+// fast stream through LoopBlockCast (block_runner.h).
 // Only cpu_cast_avx2.cc includes this file (it needs -mavx2 -mf16c);
 // BlockCast<From, To>::Run converts nothing for every other pair, which
 // leaves them to the scalar loop.
@@ -51,18 +53,6 @@ using namespace ::oneflow_promote::cast_internal::blocks;
 // under a constant mask keep vptest, which ran faster there.
 ONEFLOW_PROMOTE_BLOCK_INLINE bool AnyLaneSet(__m256i mask) { return _mm256_movemask_epi8(mask) != 0; }
 ONEFLOW_PROMOTE_BLOCK_INLINE bool AllLanesSet(__m256i mask) { return _mm256_movemask_epi8(mask) == -1; }
-
-// A 32-byte load that stays in program order: successive calls read in
-// the order they are made. GCC otherwise folds each load into its first
-// use and orders them as it schedules those, and int64 -> bool, reading
-// each block's four vectors last to first, fell behind int64 -> int8 from
-// aligned sources. Other pairs lost with the barrier, which also holds
-// each block's loads behind the stores of the block before.
-ONEFLOW_PROMOTE_BLOCK_INLINE __m256i LoadInOrder(const __m256i* p) {
-  __m256i bits = _mm256_loadu_si256(p);
-  asm volatile("" : "+x"(bits)::"memory");
-  return bits;
-}
 
 // Rounding to odd, cheaply: under round-toward-zero (RoundTowardZero, block_runner.h)
 // the hardware conversions give the truncated float32 directly, and only
@@ -616,6 +606,23 @@ inline constexpr bool kKeepsLowBytes =
     (kIsWrappingInteger<From> && kIsWrappingInteger<To> && sizeof(From) > sizeof(To)) ||
     std::is_same_v<From, Complex<To>>;
 
+template <typename From, typename To>
+inline constexpr bool kIsRealToComplex =
+    !convert_internal::IsComplex<From>::value && convert_internal::IsComplex<To>::value;
+
+// Pairs that GCC's own loop over Convert converts as fast as a block did,
+// so that they need blocks only to stream (LoopBlockCast): real integers
+// and floating types -> bool; integer narrowing and complex ->
+// its part type; and the plain conversions but real -> complex, whose zero
+// imaginary parts GCC 12 interleaves one element at a time. Paired runs on
+// a Zen 3 (docs/benchmarks.md).
+template <typename From, typename To>
+inline constexpr bool kStreamsCompilerLoop =
+    (std::is_same_v<To, bool> && !kIsComplexSource<From> &&
+     ((std::is_integral_v<From> && sizeof(From) >= 2) || kIsFloatingSource<From>)) ||
+    kKeepsLowBytes<From, To> ||
+    (kIsPlainConversion<From, To> && !kIsRealToComplex<From, To>);
+
 // Vectors of a destination's 16-byte chunks, in order (std::array would
 // drop __m128i's alignment attribute).
 template <int kCount>
@@ -623,50 +630,29 @@ struct Chunks {
   __m128i chunk[kCount];
 };
 
-// Eight parts converted as static_cast does.
+// Eight reals converted to float32 or float64 as static_cast does.
 template <typename D, typename S>
 ONEFLOW_PROMOTE_BLOCK_INLINE Chunks<sizeof(D) / 2> PlainConvert8(const S* in) {
+  static_assert(kIsBuiltinFloat<D>);
   const auto halves = [](__m256i v) -> Chunks<2> {
     return {_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)};
   };
-  if constexpr (kIsBuiltinFloat<S>) {
-    if constexpr (std::is_same_v<S, D> && sizeof(D) == 4) {  // the real parts of complex64
-      return halves(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in)));
-    } else if constexpr (std::is_same_v<S, D>) {  // the real parts of complex128
-      const auto first = halves(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in)));
-      const auto second = halves(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + 4)));
-      return {first.chunk[0], first.chunk[1], second.chunk[0], second.chunk[1]};
-    } else if constexpr (std::is_same_v<S, float>) {  // -> double
-      const __m128 low = _mm_loadu_ps(in);
-      const __m128 high = _mm_loadu_ps(in + 4);
-      const auto first = halves(_mm256_castpd_si256(_mm256_cvtps_pd(low)));
-      const auto second = halves(_mm256_castpd_si256(_mm256_cvtps_pd(high)));
-      return {first.chunk[0], first.chunk[1], second.chunk[0], second.chunk[1]};
-    } else {  // double -> float, rounding in the caller's MXCSR mode
-      return {_mm_castps_si128(_mm256_cvtpd_ps(_mm256_loadu_pd(in))),
-              _mm_castps_si128(_mm256_cvtpd_ps(_mm256_loadu_pd(in + 4)))};
-    }
-  } else if constexpr (sizeof(D) == 2) {  // an 8-bit integer, extended
-    const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(in));
-    return {std::is_signed_v<S> ? _mm_cvtepi8_epi16(bytes) : _mm_cvtepu8_epi16(bytes)};
+  if constexpr (std::is_same_v<S, D> && sizeof(D) == 4) {
+    return halves(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in)));
+  } else if constexpr (std::is_same_v<S, D>) {
+    const auto first = halves(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in)));
+    const auto second = halves(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + 4)));
+    return {first.chunk[0], first.chunk[1], second.chunk[0], second.chunk[1]};
+  } else if constexpr (std::is_same_v<S, float>) {  // -> double
+    const auto first = halves(_mm256_castpd_si256(_mm256_cvtps_pd(_mm_loadu_ps(in))));
+    const auto second = halves(_mm256_castpd_si256(_mm256_cvtps_pd(_mm_loadu_ps(in + 4))));
+    return {first.chunk[0], first.chunk[1], second.chunk[0], second.chunk[1]};
+  } else if constexpr (std::is_same_v<S, double>) {  // -> float, rounding in the caller's MXCSR mode
+    return {_mm_castps_si128(_mm256_cvtpd_ps(_mm256_loadu_pd(in))),
+            _mm_castps_si128(_mm256_cvtpd_ps(_mm256_loadu_pd(in + 4)))};
   } else {
-    const __m256i lanes = Int32Lanes8(in);
-    const __m128i low = _mm256_castsi256_si128(lanes);
-    const __m128i high = _mm256_extracti128_si256(lanes, 1);
-    if constexpr (std::is_same_v<D, float>) {
-      return halves(_mm256_castps_si256(_mm256_cvtepi32_ps(lanes)));  // rounds as the caller's MXCSR says
-    } else if constexpr (std::is_same_v<D, double>) {
-      const auto first = halves(_mm256_castpd_si256(_mm256_cvtepi32_pd(low)));
-      const auto second = halves(_mm256_castpd_si256(_mm256_cvtepi32_pd(high)));
-      return {first.chunk[0], first.chunk[1], second.chunk[0], second.chunk[1]};
-    } else if constexpr (sizeof(D) == 4) {
-      return {low, high};
-    } else {
-      static_assert(sizeof(D) == 8);
-      const auto first = halves(_mm256_cvtepi32_epi64(low));
-      const auto second = halves(_mm256_cvtepi32_epi64(high));
-      return {first.chunk[0], first.chunk[1], second.chunk[0], second.chunk[1]};
-    }
+    static_assert(std::is_same_v<D, float>);  // rounds as the caller's MXCSR says
+    return halves(_mm256_castps_si256(_mm256_cvtepi32_ps(Int32Lanes8(in))));
   }
 }
 
@@ -885,6 +871,10 @@ ONEFLOW_PROMOTE_BLOCK_INLINE bool HalfToInt16Truncated16(__m256i half, __m256i* 
 template <typename From, typename To, typename = void>
 struct BlockCast : NoBlockCast<From, To> {};
 
+template <typename From, typename To>
+struct BlockCast<From, To, std::enable_if_t<block_internal::kStreamsCompilerLoop<From, To>>>
+    : block_internal::LoopBlockCast<From, To> {};
+
 // Anything real or complex -> float16 / bfloat16. 8-bit sources are bound
 // by the shuffle and shift pipes (the widening, the packs), not by the
 // conversion pipe; the ways around cvtdq2ps and F16C that were tried ran
@@ -893,7 +883,7 @@ template <typename From, typename To>
 struct BlockCast<From, To,
                  std::enable_if_t<block_internal::kIsNarrowFloatDest<To> &&
                                   block_internal::kIsFloatLoadable<From> && !std::is_same_v<From, To> &&
-                                  !block_internal::kKeepsLowBytes<From, To> &&
+                                  !block_internal::kStreamsCompilerLoop<From, To> &&
                                   !block_internal::kConvertsIn16BitLanes<From, To>>> {
   template <bool kStream = false>
   static int64_t Run(const From* in, To* out, int64_t n) {
@@ -982,117 +972,43 @@ struct BlockCast<From, Complex<Float16>,
   }
 };
 
-// Floating and complex -> bool: nonzero (NaN included) in either part.
+// Complex -> bool: nonzero (NaN included) in either part, sixteen results
+// a block, so that each store is 16 bytes. GCC's loop, which separates the
+// parts first, ran 0.5-0.7x as fast on cached data (complex32, complex64)
+// and 0.8x streamed (complex128).
 template <typename From>
-struct BlockCast<From, bool,
-                 std::enable_if_t<block_internal::kIsFloatingSource<From>>> {
+struct BlockCast<From, bool, std::enable_if_t<block_internal::kIsComplexSource<From>>> {
   template <bool kStream = false>
   static int64_t Run(const From* in, bool* out, int64_t n) {
     using namespace block_internal;
-    if constexpr (kIsHalfSource<From>) {
-      // 16-bit formats are tested on their bits, sixteen elements at a time:
-      // an element (a complex32 part) is true when its magnitude bits are
-      // not all zero, NaN included.
-      return RunBlocks<16, false, kStream>(in, out, n, [](const From* block_in, bool* block_out) {
-        const __m256i* p = reinterpret_cast<const __m256i*>(block_in);
-        __m128i zero_bytes;  // -1 for a zero element, 0 for the others
-        if constexpr (std::is_same_v<From, Complex<Float16>>) {
-          const __m256i magnitude = _mm256_set1_epi32(0x7FFF7FFF);
-          const __m256i first = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_loadu_si256(p), magnitude),
-                                                   _mm256_setzero_si256());
-          const __m256i second = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_loadu_si256(p + 1), magnitude),
-                                                    _mm256_setzero_si256());
-          zero_bytes =
-              _mm_packs_epi16(_mm_packs_epi32(_mm256_castsi256_si128(first), _mm256_extracti128_si256(first, 1)),
-                              _mm_packs_epi32(_mm256_castsi256_si128(second), _mm256_extracti128_si256(second, 1)));
-        } else {
-          const __m256i zero = _mm256_cmpeq_epi16(
-              _mm256_and_si256(_mm256_loadu_si256(p), _mm256_set1_epi16(0x7FFF)), _mm256_setzero_si256());
-          zero_bytes = _mm_packs_epi16(_mm256_castsi256_si128(zero), _mm256_extracti128_si256(zero, 1));
-        }
-        // -1 (zero) + 1 is false, 0 (nonzero) + 1 is true.
-        StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out), _mm_add_epi8(zero_bytes, _mm_set1_epi8(1)));
-      });
-    }
-    // Testing these sources' bits in integer lanes, as the integer block
-    // below does, ran faster on cached data but slower from memory, so they
-    // keep the floating compare.
-    // Sixteen results a block, so that each store is 16 bytes, as in the
-    // other blocks that write bytes.
     const auto words8 = [](const From* block_in) __attribute__((always_inline)) {
       __m256i nonzero;
-      if constexpr (kIsExactFloatSource<From>) {
+      if constexpr (std::is_same_v<From, Complex<Float16>>) {
+        // A part is nonzero when its magnitude bits are.
+        const __m256i magnitude = _mm256_set1_epi32(0x7FFF7FFF);
+        const __m256i zero = _mm256_cmpeq_epi32(
+            _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_in)), magnitude),
+            _mm256_setzero_si256());
+        nonzero = _mm256_andnot_si256(zero, _mm256_set1_epi32(-1));
+      } else if constexpr (std::is_same_v<From, Complex<float>>) {
         const __m256 zero = _mm256_setzero_ps();
-        __m256 mask = _mm256_cmp_ps(LoadFloat8(block_in), zero, _CMP_NEQ_UQ);
-        if constexpr (kIsComplexSource<From>) {
-          mask = _mm256_or_ps(mask, _mm256_cmp_ps(LoadImagFloat8(block_in), zero, _CMP_NEQ_UQ));
-        }
-        nonzero = _mm256_castps_si256(mask);
+        nonzero = _mm256_castps_si256(_mm256_or_ps(_mm256_cmp_ps(LoadFloat8(block_in), zero, _CMP_NEQ_UQ),
+                                                   _mm256_cmp_ps(LoadImagFloat8(block_in), zero, _CMP_NEQ_UQ)));
       } else {
         // float64 masks narrow through cvtpd2ps: all ones is a NaN whose
         // float32 conversion is all ones again.
-        const double* p = reinterpret_cast<const double*>(block_in);
-        const auto nonzero4 = [](const double* q) {
+        const auto nonzero4 = [](const double* pairs) __attribute__((always_inline)) {
           const __m256d zero = _mm256_setzero_pd();
-          if constexpr (std::is_same_v<From, double>) {
-            return _mm256_cvtpd_ps(_mm256_cmp_pd(_mm256_loadu_pd(q), zero, _CMP_NEQ_UQ));
-          } else {
-            return _mm256_cvtpd_ps(_mm256_or_pd(_mm256_cmp_pd(DoubleParts4<0>(q), zero, _CMP_NEQ_UQ),
-                                                _mm256_cmp_pd(DoubleParts4<1>(q), zero, _CMP_NEQ_UQ)));
-          }
+          return _mm256_cvtpd_ps(_mm256_or_pd(_mm256_cmp_pd(DoubleParts4<0>(pairs), zero, _CMP_NEQ_UQ),
+                                              _mm256_cmp_pd(DoubleParts4<1>(pairs), zero, _CMP_NEQ_UQ)));
         };
-        constexpr int kSecondHalf = std::is_same_v<From, double> ? 4 : 8;
-        nonzero = _mm256_castps_si256(Combine(nonzero4(p), nonzero4(p + kSecondHalf)));
+        const double* p = reinterpret_cast<const double*>(block_in);
+        nonzero = _mm256_castps_si256(Combine(nonzero4(p), nonzero4(p + 8)));
       }
       return PackUnsigned16(_mm256_and_si256(nonzero, _mm256_set1_epi32(1)));
     };
     return RunBlocks<16, false, kStream>(in, out, n, [&](const From* block_in, bool* block_out) {
       StoreVector<kStream>(block_out, _mm_packus_epi16(words8(block_in), words8(block_in + 8)));
-    });
-  }
-};
-
-// Integers of 2 to 8 bytes -> bool: nonzero, sixteen elements at a time
-// (GCC's loops ran these at a fraction of the blocks' speed; from 1-byte
-// integers they are as fast as a block).
-template <typename From>
-struct BlockCast<From, bool, std::enable_if_t<std::is_integral_v<From> && sizeof(From) >= 2>> {
-  template <bool kStream = false>
-  static int64_t Run(const From* in, bool* out, int64_t n) {
-    using namespace block_internal;
-    return RunBlocks<16, false, kStream>(in, out, n, [](const From* block_in, bool* block_out) {
-      const __m256i zero = _mm256_setzero_si256();
-      // Compare masks of whole 32-byte loads, narrowed by saturating packs
-      // (a mask lane is 0 or -1 at every width) within 128-bit halves.
-      const auto load = [block_in](int i) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_in) + i); };
-      const auto pack32 = [](__m256i mask) {
-        return _mm_packs_epi32(_mm256_castsi256_si128(mask), _mm256_extracti128_si256(mask, 1));
-      };
-      __m128i zero_bytes;  // -1 for a zero element, 0 for the others
-      if constexpr (sizeof(From) == 2) {
-        const __m256i mask = _mm256_cmpeq_epi16(load(0), zero);
-        zero_bytes = _mm_packs_epi16(_mm256_castsi256_si128(mask), _mm256_extracti128_si256(mask, 1));
-      } else if constexpr (sizeof(From) == 4) {
-        zero_bytes = _mm_packs_epi16(pack32(_mm256_cmpeq_epi32(load(0), zero)), pack32(_mm256_cmpeq_epi32(load(1), zero)));
-      } else {
-        // A 64-bit mask packs to two equal 16-bit lanes, then to two equal
-        // bytes, which are one 16-bit lane of the same mask again. Packing
-        // whole 256-bit vectors leaves elements 0 1 4 5 8 9 12 13 | 2 3 6 7
-        // 10 11 14 15, which one shuffle puts in order: nine shuffles where
-        // narrowing each vector first took eleven.
-        const __m256i* p = reinterpret_cast<const __m256i*>(block_in);
-        const __m256i mask0 = _mm256_cmpeq_epi64(LoadInOrder(p), zero);
-        const __m256i mask1 = _mm256_cmpeq_epi64(LoadInOrder(p + 1), zero);
-        const __m256i mask2 = _mm256_cmpeq_epi64(LoadInOrder(p + 2), zero);
-        const __m256i mask3 = _mm256_cmpeq_epi64(LoadInOrder(p + 3), zero);
-        const __m256i doubled_bytes = _mm256_packs_epi16(_mm256_packs_epi32(mask0, mask1),
-                                                         _mm256_packs_epi32(mask2, mask3));
-        const __m128i out_of_order = _mm_packs_epi16(_mm256_castsi256_si128(doubled_bytes),
-                                                     _mm256_extracti128_si256(doubled_bytes, 1));
-        zero_bytes = _mm_shuffle_epi8(out_of_order, _mm_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15));
-      }
-      // -1 (zero) + 1 is false, 0 (nonzero) + 1 is true.
-      StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out), _mm_add_epi8(zero_bytes, _mm_set1_epi8(1)));
     });
   }
 };
@@ -1257,76 +1173,6 @@ struct BlockCast<From, To,
   }
 };
 
-// Integer -> narrower integer (wrapping) and complex -> its part type: each
-// destination element is the low bytes of a source element. GCC's own
-// vectorization of these loops narrows with vperm2i128 and vpermq, which
-// Zen 1 runs as many micro-ops; byte shuffles within 128-bit lanes do the
-// same work. Sixteen destination bytes per step, seen as kRatio slots:
-// each 16-byte source lane's low bytes are shuffled into one slot, and the
-// lanes ORed. Where the ratio is 4 or 8, the source is read in 32-byte
-// vectors, both lanes of vector k filling slot k, and the two halves'
-// slots are interleaved at the end: fewer loads in flight for the same
-// lines, which paid from memory; for ratio 2 it ran slower in cache.
-template <typename From, typename To>
-struct BlockCast<From, To, std::enable_if_t<block_internal::kKeepsLowBytes<From, To>>> {
-  static constexpr int kRatio = sizeof(From) / sizeof(To);
-  static constexpr int kWidth = 16 / sizeof(To);
-  static constexpr int kSlotBytes = 16 / kRatio;
-  static constexpr bool kWideLoads = kRatio >= 4;
-
-  // The shuffle that moves a 16-byte lane's low bytes into slot k.
-  static __m128i IntoSlot(int k) {
-    alignas(16) static constexpr auto kTables = [] {
-      struct Tables {
-        int8_t bytes[kRatio][16];
-      } tables{};
-      for (int slot = 0; slot < kRatio; ++slot) {
-        for (int out = 0; out < 16; ++out) tables.bytes[slot][out] = -1;  // zero the rest
-        for (int element = 0; element < 16 / static_cast<int>(sizeof(From)); ++element) {
-          for (int byte = 0; byte < static_cast<int>(sizeof(To)); ++byte) {
-            tables.bytes[slot][slot * kSlotBytes + element * sizeof(To) + byte] =
-                static_cast<int8_t>(element * sizeof(From) + byte);
-          }
-        }
-      }
-      return tables;
-    }();
-    return _mm_load_si128(reinterpret_cast<const __m128i*>(kTables.bytes[k]));
-  }
-
-  template <bool kStream = false>
-  static int64_t Run(const From* in, To* out, int64_t n) {
-    using namespace block_internal;
-    return RunBlocks<kWidth, false, kStream>(in, out, n, [](const From* block_in, To* block_out) {
-      const char* source = reinterpret_cast<const char*>(block_in);
-      __m128i bytes;
-      if constexpr (kWideLoads) {
-        const auto placed = [&](int k) {
-          const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(source + 32 * k));
-          return _mm256_shuffle_epi8(v, _mm256_broadcastsi128_si256(IntoSlot(k)));
-        };
-        __m256i slots = _mm256_or_si256(placed(0), placed(1));
-        if constexpr (kRatio == 8) slots = _mm256_or_si256(slots, _mm256_or_si256(placed(2), placed(3)));
-        const __m128i low = _mm256_castsi256_si128(slots);
-        const __m128i high = _mm256_extracti128_si256(slots, 1);
-        if constexpr (kSlotBytes == 2) {
-          bytes = _mm_unpacklo_epi16(low, high);
-        } else {
-          static_assert(kSlotBytes == 4);
-          bytes = _mm_unpacklo_epi32(low, high);
-        }
-      } else {
-        static_assert(kRatio == 2);
-        const auto placed = [&](int k) {
-          return _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(source + 16 * k)), IntoSlot(k));
-        };
-        bytes = _mm_or_si128(placed(0), placed(1));
-      }
-      StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out), bytes);
-    });
-  }
-};
-
 // Floating and complex -> int64 (truncate, saturate).
 template <typename From>
 struct BlockCast<From, int64_t,
@@ -1483,53 +1329,34 @@ struct BlockCast<Complex<FromPart>, Complex<ToPart>,
   }
 };
 
-// Elements per block of a plain conversion's streaming run: eight, or 32
-// for 8-bit integers -> int16, whose blocks of eight (one 16-byte store a
-// turn) were bound by their own issue on one thread, not by memory.
+// Integers (up to 32 bits), float32 and float64 -> complex64 and
+// complex128, with zero imaginary parts: plain conversions that GCC's loops
+// vectorize well for cached data (Run converts nothing), but not in
+// LoopBlockCast's blocks, where GCC 12 interleaves the zeros one element at
+// a time (0.2-0.5x of these blocks, streamed on a Zen 3).
 template <typename From, typename To>
-inline constexpr int kPlainBlockWidth =
-    sizeof(typename PartOf<From>::type) == 1 && sizeof(typename PartOf<To>::type) == 2
-        ? 32
-        : 8;
-
-// Integers (up to 32 bits) -> wider integers, float32 and float64;
-// float32 <-> float64; and the complex pairs made of these. GCC vectorizes
-// their loops as well as a block would (Run converts nothing), but only a
-// block can write its vectors with streaming stores (Run<true>): converting
-// into a cached piece and copying that out was slower on a Zen 1 and a Zen 3.
-template <typename From, typename To>
-struct BlockCast<From, To, std::enable_if_t<block_internal::kIsPlainConversion<From, To>>> {
+struct BlockCast<From, To,
+                 std::enable_if_t<block_internal::kIsPlainConversion<From, To> &&
+                                  block_internal::kIsRealToComplex<From, To>>> {
   template <bool kStream = false>
   static int64_t Run(const From* in, To* out, int64_t n) {
     using namespace block_internal;
     if constexpr (!kStream) {
       return 0;
     } else {
-      return RunBlocks<kPlainBlockWidth<From, To>, false, true>(in, out, n, [](const From* block_in, To* block_out) {
-        using S = typename PartOf<From>::type;
+      return RunBlocks<8, false, true>(in, out, n, [](const From* block_in, To* block_out) {
         using D = typename PartOf<To>::type;
-        const S* parts = reinterpret_cast<const S*>(block_in);
         char* p = reinterpret_cast<char*>(block_out);
         const auto store = [&p](__m128i chunk) {
           StoreVector<true>(p, chunk);
           p += 16;
         };
-        if constexpr (kPlainBlockWidth<From, To> == 32) {  // 8-bit integers -> int16
-          const auto extend16 = [](const S* sixteen) __attribute__((always_inline)) {
-            const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(sixteen));
-            return std::is_signed_v<S> ? _mm256_cvtepi8_epi16(bytes) : _mm256_cvtepu8_epi16(bytes);
-          };
-          StoreVector<true>(p, extend16(parts));
-          StoreVector<true>(p + 32, extend16(parts + 16));
-        } else if constexpr (convert_internal::IsComplex<From>::value) {  // sixteen parts, in order
-          for (const __m128i chunk : PlainConvert8<D>(parts).chunk) store(chunk);
-          for (const __m128i chunk : PlainConvert8<D>(parts + 8).chunk) store(chunk);
-        } else if constexpr (std::is_integral_v<S> && std::is_same_v<To, Complex<double>>) {
+        if constexpr (std::is_integral_v<From> && std::is_same_v<To, Complex<double>>) {
           // Integers -> complex128: each integer paired with a zero, which
           // widens to (x, 0.0), makes two whole complex128 per conversion,
           // stored 32 bytes at a time, which paid on two threads over
           // widening first and pairing the doubles with zeros.
-          const __m256i lanes = Int32Lanes8(parts);
+          const __m256i lanes = Int32Lanes8(block_in);
           const __m256i first = _mm256_unpacklo_epi32(lanes, _mm256_setzero_si256());   // 0, 1 | 4, 5
           const __m256i second = _mm256_unpackhi_epi32(lanes, _mm256_setzero_si256());  // 2, 3 | 6, 7
           double* q = reinterpret_cast<double*>(block_out);
@@ -1537,12 +1364,12 @@ struct BlockCast<From, To, std::enable_if_t<block_internal::kIsPlainConversion<F
           StoreVector<true>(q + 4, _mm256_cvtepi32_pd(_mm256_castsi256_si128(second)));
           StoreVector<true>(q + 8, _mm256_cvtepi32_pd(_mm256_extracti128_si256(first, 1)));
           StoreVector<true>(q + 12, _mm256_cvtepi32_pd(_mm256_extracti128_si256(second, 1)));
-        } else if constexpr (convert_internal::IsComplex<To>::value) {  // zero imaginary parts
-          for (const __m128i chunk : PlainConvert8<D>(parts).chunk) {
+        } else {
+          for (const __m128i chunk : PlainConvert8<D>(block_in).chunk) {
             if constexpr (std::is_same_v<D, float>) {
               store(_mm_castps_si128(_mm_unpacklo_ps(_mm_castsi128_ps(chunk), _mm_setzero_ps())));
               store(_mm_castps_si128(_mm_unpackhi_ps(_mm_castsi128_ps(chunk), _mm_setzero_ps())));
-            } else if constexpr (std::is_same_v<S, double>) {
+            } else if constexpr (std::is_same_v<From, double>) {
               // float64 -> complex128 stores 32 bytes at a time: two 16-byte
               // stores ran slower on two threads.
               StoreVector<true>(p, _mm256_inserti128_si256(
@@ -1554,8 +1381,6 @@ struct BlockCast<From, To, std::enable_if_t<block_internal::kIsPlainConversion<F
               store(_mm_unpackhi_epi64(chunk, _mm_setzero_si128()));
             }
           }
-        } else {
-          for (const __m128i chunk : PlainConvert8<D>(parts).chunk) store(chunk);
         }
       });
     }

@@ -1,9 +1,9 @@
 // Hand-written AVX2 + F16C conversions of eight elements at a time, for the
 // pair families GCC does not vectorize well from convert.h's scalar code:
 // rounding to float16/bfloat16/complex32, decoding them, saturating float ->
-// integers, int64 -> floating (AVX2 converts no int64), complex -> bool,
-// and, when streamed, real -> complex. The pairs GCC's own loops convert as
-// fast stream through LoopBlockCast (block_runner.h).
+// integers, int64 -> floating (AVX2 converts no int64), complex -> bool
+// and the real-part casts. The pairs GCC's own loops convert as fast
+// stream through LoopBlockCast (block_runner.h).
 // Only cpu_cast_avx2.cc includes this file (it needs -mavx2 -mf16c);
 // BlockCast<From, To>::Run converts nothing for every other pair, which
 // leaves them to the scalar loop.
@@ -606,22 +606,16 @@ inline constexpr bool kKeepsLowBytes =
     (kIsWrappingInteger<From> && kIsWrappingInteger<To> && sizeof(From) > sizeof(To)) ||
     std::is_same_v<From, Complex<To>>;
 
-template <typename From, typename To>
-inline constexpr bool kIsRealToComplex =
-    !convert_internal::IsComplex<From>::value && convert_internal::IsComplex<To>::value;
-
 // Pairs that GCC's own loop over Convert converts as fast as a block did,
 // so that they need blocks only to stream (LoopBlockCast): real integers
-// and floating types -> bool; integer narrowing and complex ->
-// its part type; and the plain conversions but real -> complex, whose zero
-// imaginary parts GCC 12 interleaves one element at a time. Paired runs on
-// a Zen 3 (docs/benchmarks.md).
+// and floating types -> bool; integer narrowing and complex -> its part
+// type; and the plain conversions. Paired runs on a Zen 3
+// (docs/benchmarks.md).
 template <typename From, typename To>
 inline constexpr bool kStreamsCompilerLoop =
     (std::is_same_v<To, bool> && !kIsComplexSource<From> &&
      ((std::is_integral_v<From> && sizeof(From) >= 2) || kIsFloatingSource<From>)) ||
-    kKeepsLowBytes<From, To> ||
-    (kIsPlainConversion<From, To> && !kIsRealToComplex<From, To>);
+    kKeepsLowBytes<From, To> || kIsPlainConversion<From, To>;
 
 // Vectors of a destination's 16-byte chunks, in order (std::array would
 // drop __m128i's alignment attribute).
@@ -1326,64 +1320,6 @@ struct BlockCast<Complex<FromPart>, Complex<ToPart>,
     return BlockCast<FromPart, ToPart>::template Run<kStream>(reinterpret_cast<const FromPart*>(in),
                                                               reinterpret_cast<ToPart*>(out), 2 * n) /
            2;
-  }
-};
-
-// Integers (up to 32 bits), float32 and float64 -> complex64 and
-// complex128, with zero imaginary parts: plain conversions that GCC's loops
-// vectorize well for cached data (Run converts nothing), but not in
-// LoopBlockCast's blocks, where GCC 12 interleaves the zeros one element at
-// a time (0.2-0.5x of these blocks, streamed on a Zen 3).
-template <typename From, typename To>
-struct BlockCast<From, To,
-                 std::enable_if_t<block_internal::kIsPlainConversion<From, To> &&
-                                  block_internal::kIsRealToComplex<From, To>>> {
-  template <bool kStream = false>
-  static int64_t Run(const From* in, To* out, int64_t n) {
-    using namespace block_internal;
-    if constexpr (!kStream) {
-      return 0;
-    } else {
-      return RunBlocks<8, false, true>(in, out, n, [](const From* block_in, To* block_out) {
-        using D = typename PartOf<To>::type;
-        char* p = reinterpret_cast<char*>(block_out);
-        const auto store = [&p](__m128i chunk) {
-          StoreVector<true>(p, chunk);
-          p += 16;
-        };
-        if constexpr (std::is_integral_v<From> && std::is_same_v<To, Complex<double>>) {
-          // Integers -> complex128: each integer paired with a zero, which
-          // widens to (x, 0.0), makes two whole complex128 per conversion,
-          // stored 32 bytes at a time, which paid on two threads over
-          // widening first and pairing the doubles with zeros.
-          const __m256i lanes = Int32Lanes8(block_in);
-          const __m256i first = _mm256_unpacklo_epi32(lanes, _mm256_setzero_si256());   // 0, 1 | 4, 5
-          const __m256i second = _mm256_unpackhi_epi32(lanes, _mm256_setzero_si256());  // 2, 3 | 6, 7
-          double* q = reinterpret_cast<double*>(block_out);
-          StoreVector<true>(q, _mm256_cvtepi32_pd(_mm256_castsi256_si128(first)));
-          StoreVector<true>(q + 4, _mm256_cvtepi32_pd(_mm256_castsi256_si128(second)));
-          StoreVector<true>(q + 8, _mm256_cvtepi32_pd(_mm256_extracti128_si256(first, 1)));
-          StoreVector<true>(q + 12, _mm256_cvtepi32_pd(_mm256_extracti128_si256(second, 1)));
-        } else {
-          for (const __m128i chunk : PlainConvert8<D>(block_in).chunk) {
-            if constexpr (std::is_same_v<D, float>) {
-              store(_mm_castps_si128(_mm_unpacklo_ps(_mm_castsi128_ps(chunk), _mm_setzero_ps())));
-              store(_mm_castps_si128(_mm_unpackhi_ps(_mm_castsi128_ps(chunk), _mm_setzero_ps())));
-            } else if constexpr (std::is_same_v<From, double>) {
-              // float64 -> complex128 stores 32 bytes at a time: two 16-byte
-              // stores ran slower on two threads.
-              StoreVector<true>(p, _mm256_inserti128_si256(
-                                       _mm256_castsi128_si256(_mm_unpacklo_epi64(chunk, _mm_setzero_si128())),
-                                       _mm_unpackhi_epi64(chunk, _mm_setzero_si128()), 1));
-              p += 32;
-            } else {
-              store(_mm_unpacklo_epi64(chunk, _mm_setzero_si128()));
-              store(_mm_unpackhi_epi64(chunk, _mm_setzero_si128()));
-            }
-          }
-        }
-      });
-    }
   }
 };
 

@@ -617,39 +617,6 @@ inline constexpr bool kStreamsCompilerLoop =
      ((std::is_integral_v<From> && sizeof(From) >= 2) || kIsFloatingSource<From>)) ||
     kKeepsLowBytes<From, To> || kIsPlainConversion<From, To>;
 
-// Vectors of a destination's 16-byte chunks, in order (std::array would
-// drop __m128i's alignment attribute).
-template <int kCount>
-struct Chunks {
-  __m128i chunk[kCount];
-};
-
-// Eight reals converted to float32 or float64 as static_cast does.
-template <typename D, typename S>
-ONEFLOW_PROMOTE_BLOCK_INLINE Chunks<sizeof(D) / 2> PlainConvert8(const S* in) {
-  static_assert(kIsBuiltinFloat<D>);
-  const auto halves = [](__m256i v) -> Chunks<2> {
-    return {_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)};
-  };
-  if constexpr (std::is_same_v<S, D> && sizeof(D) == 4) {
-    return halves(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in)));
-  } else if constexpr (std::is_same_v<S, D>) {
-    const auto first = halves(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in)));
-    const auto second = halves(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + 4)));
-    return {first.chunk[0], first.chunk[1], second.chunk[0], second.chunk[1]};
-  } else if constexpr (std::is_same_v<S, float>) {  // -> double
-    const auto first = halves(_mm256_castpd_si256(_mm256_cvtps_pd(_mm_loadu_ps(in))));
-    const auto second = halves(_mm256_castpd_si256(_mm256_cvtps_pd(_mm_loadu_ps(in + 4))));
-    return {first.chunk[0], first.chunk[1], second.chunk[0], second.chunk[1]};
-  } else if constexpr (std::is_same_v<S, double>) {  // -> float, rounding in the caller's MXCSR mode
-    return {_mm_castps_si128(_mm256_cvtpd_ps(_mm256_loadu_pd(in))),
-            _mm_castps_si128(_mm256_cvtpd_ps(_mm256_loadu_pd(in + 4)))};
-  } else {
-    static_assert(std::is_same_v<D, float>);  // rounds as the caller's MXCSR says
-    return halves(_mm256_castps_si256(_mm256_cvtepi32_ps(Int32Lanes8(in))));
-  }
-}
-
 // Eight elements of an exact-float or a float64 source as float64, exactly
 // (reals only for complex sources).
 struct Double8 {

@@ -62,7 +62,9 @@ TEST(Lattice, AssociativeOnEachLattice) {
         const Promotion left = Fold(PromoteTypes(a, b, Policy::kArrayApi), c, Policy::kArrayApi);
         const Promotion right = Fold(PromoteTypes(b, c, Policy::kArrayApi), a, Policy::kArrayApi);
         EXPECT_EQ(left.ok(), right.ok());
-        if (left.ok() && right.ok()) EXPECT_EQ(left.dtype(), right.dtype());
+        if (left.ok() && right.ok()) {
+          EXPECT_EQ(left.dtype(), right.dtype());
+        }
       }
 }
 

@@ -62,8 +62,8 @@ class ForcedStoreKind {
 // prefetchers alone to use all the bandwidth it could (docs/benchmarks.md).
 inline constexpr int64_t kPrefetchAheadBytes = 2048;
 
-// Streaming kernels with hand-written blocks align the destination to this
-// many bytes, so that the blocks' 32-byte non-temporal stores are aligned.
+// Streaming kernels align the destination to this many bytes, so that
+// their blocks' 32-byte non-temporal stores are aligned.
 inline constexpr int64_t kStreamAlignment = 32;
 
 // The BlockCast<From, To> of pairs without hand-written blocks (every pair

@@ -278,10 +278,9 @@ ONEFLOW_PROMOTE_BLOCK_INLINE void StreamOut(const void* from, void* to) {
 #endif
 }
 
-// Blocks of the compiler's own loop over Convert, for the pairs it
-// vectorizes as well as hand-written blocks would and those of sets without
-// such blocks: they need blocks only to stream, so Run<false> converts
-// nothing and leaves the run to that loop.
+// Blocks of the compiler's own loop over Convert, for the pairs without
+// hand-written blocks: they need blocks only to stream, so Run<false>
+// converts nothing and leaves the run to that loop.
 // Each block converts into a local array, which the compiler keeps in
 // registers, and streams it out; at least a cache line of destination and
 // 32 bytes of source a block.

@@ -1,9 +1,11 @@
 #!/bin/bash
-# Proves the cast overhead benchmark and its report run: tiny sizes, a few
-# milliseconds per case, the report and plots written to a scratch folder.
+# Proves the cast overhead benchmark, its report and the A/B comparison run:
+# tiny sizes, a few milliseconds per case, the report and plots written to a
+# scratch folder.
 set -euo pipefail
 benchmark=$1
 report=$2
+paired_ab=$3
 json="$TEST_TMPDIR/results.json"
 compact="$TEST_TMPDIR/compact.json"
 md="$TEST_TMPDIR/benchmarks.md"
@@ -29,4 +31,12 @@ ls "$TEST_TMPDIR"/plots/*.png >/dev/null || { echo "no plots"; exit 1; }
 cp "$md" "$TEST_TMPDIR/first.md"
 python3 "$report" "$compact" --markdown "$md" --plots "$TEST_TMPDIR/plots" >/dev/null
 cmp -s "$TEST_TMPDIR/first.md" "$md" || { echo "the compact form renders differently, or a section was duplicated"; exit 1; }
+# The A/B comparison finds the benchmark's paired/ results by name, both
+# thread counts of each pair asked for, and judges them against its band.
+ab=$(python3 "$paired_ab" "$benchmark" "$benchmark" --pairs int8/float32,float64/float16 --runs 4 -- \
+  --elements=4096 --paired_phase_ms=0 2>/dev/null)
+for row in "int8 -> float32 +1_thread" "int8 -> float32 +all_threads" "float64 -> float16 +1_thread" \
+  "float64 -> float16 +all_threads" "same-code band" "1_thread: B/A geometric mean"; do
+  grep -qE "^$row" <<<"$ab" || { echo "paired_ab.py printed no '$row' line:"; echo "$ab"; exit 1; }
+done
 echo ok

@@ -34,7 +34,8 @@ cmp -s "$TEST_TMPDIR/first.md" "$md" || { echo "the compact form renders differe
 # The A/B comparison finds the benchmark's paired/ results by name, both
 # thread counts of each pair asked for, and judges them against its band.
 ab=$(python3 "$paired_ab" "$benchmark" "$benchmark" --pairs int8/float32,float64/float16 --runs 4 -- \
-  --elements=4096 --paired_phase_ms=0 2>/dev/null)
+  --elements=4096 --paired_phase_ms=0 2>"$TEST_TMPDIR/paired_ab.err") ||
+  { echo "paired_ab.py failed:"; cat "$TEST_TMPDIR/paired_ab.err"; exit 1; }
 for row in "int8 -> float32 +1_thread" "int8 -> float32 +all_threads" "float64 -> float16 +1_thread" \
   "float64 -> float16 +all_threads" "same-code band" "1_thread: B/A geometric mean"; do
   grep -qE "^$row" <<<"$ab" || { echo "paired_ab.py printed no '$row' line:"; echo "$ab"; exit 1; }

@@ -156,25 +156,18 @@ absl::Status WriteInto(const Tensor& result, Tensor& destination, absl::string_v
                       result.numel(), WithContext(destination.device(), context));
 }
 
-// Call, writing elementwise results straight into `destination` where it
-// fits (see WritesDirectly); the caller checks what it gets back.
-absl::StatusOr<Tensor> Run(Op op, absl::Span<const Tensor> inputs, const OpOptions& options,
-                           const Tensor* destination) {
-  // As the cast API words it (kernels/cast.cc): a same-dtype op would
-  // otherwise run a negative count as all threads.
-  if (options.context.cpu_threads < 0) {
-    return Invalid(absl::StrCat("cpu_threads is ", options.context.cpu_threads,
-                                "; use 0 for all threads"));
-  }
-  absl::InlinedVector<Operand, 3> operands;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    if (!inputs[i].defined()) {
-      return Invalid(absl::StrCat(OpName(op), "(): operand ", i + 1, " is an undefined tensor"));
-    }
-    operands.push_back(inputs[i].AsOperand());
-  }
-  absl::StatusOr<OpDTypes> dtypes = InferOpDTypes(op, operands, options.promotion);
-  if (!dtypes.ok()) return dtypes.status();
+// As the cast API words it (kernels/cast.cc): a same-dtype op would
+// otherwise run a negative count as all threads.
+absl::Status CheckThreads(const OpOptions& options) {
+  if (options.context.cpu_threads >= 0) return absl::OkStatus();
+  return Invalid(
+      absl::StrCat("cpu_threads is ", options.context.cpu_threads, "; use 0 for all threads"));
+}
+
+// Run once the dtypes are decided.
+absl::StatusOr<Tensor> RunWithDTypes(Op op, absl::Span<const Tensor> inputs,
+                                     const OpDTypes& dtypes, const OpOptions& options,
+                                     const Tensor* destination) {
   absl::StatusOr<Device> device = CallDevice(op, inputs);
   if (!device.ok()) return device.status();
 
@@ -184,11 +177,11 @@ absl::StatusOr<Tensor> Run(Op op, absl::Span<const Tensor> inputs, const OpOptio
     case Op::kMean:
     case Op::kCumsum: {
       absl::StatusOr<absl::InlinedVector<Tensor, 3>> cast =
-          CastAll(inputs, dtypes->compute, options);
+          CastAll(inputs, dtypes.compute, options);
       if (!cast.ok()) return cast.status();
       const Tensor& x = (*cast)[0];
       if (op != Op::kCumsum) {
-        absl::StatusOr<Tensor> out = Tensor::Empty(dtypes->result, {}, *device);
+        absl::StatusOr<Tensor> out = Tensor::Empty(dtypes.result, {}, *device);
         if (!out.ok()) return out;
         if (absl::Status s = op_kernels::ReduceAll(op, x, *out, options.context); !s.ok()) return s;
         return out;
@@ -200,13 +193,13 @@ absl::StatusOr<Tensor> Run(Op op, absl::Span<const Tensor> inputs, const OpOptio
             "Dimension out of range (expected to be in range of [", -rank, ", ", rank - 1,
             "], but got ", options.dim, ")"));
       }
-      absl::StatusOr<Tensor> out = Tensor::Empty(dtypes->result, x.shape(), *device);
+      absl::StatusOr<Tensor> out = Tensor::Empty(dtypes.result, x.shape(), *device);
       if (!out.ok()) return out;
       if (absl::Status s = op_kernels::Cumsum(x, dim, *out, options.context); !s.ok()) return s;
       return out;
     }
     case Op::kDot: {
-      absl::StatusOr<Tensor> out = Tensor::Empty(dtypes->result, {}, *device);
+      absl::StatusOr<Tensor> out = Tensor::Empty(dtypes.result, {}, *device);
       if (!out.ok()) return out;
       if (absl::Status s = op_kernels::Dot(inputs[0], inputs[1], *out, options.context); !s.ok()) return s;
       return out;
@@ -215,12 +208,29 @@ absl::StatusOr<Tensor> Run(Op op, absl::Span<const Tensor> inputs, const OpOptio
       if (destination != nullptr) {
         // Checked before the kernel runs, so a refused in-place op leaves
         // its tensor untouched.
-        if (absl::Status s = CheckCanCastToOutput(dtypes->result, destination->dtype()); !s.ok()) {
+        if (absl::Status s = CheckCanCastToOutput(dtypes.result, destination->dtype()); !s.ok()) {
           return s;
         }
       }
-      return RunElementwise(op, inputs, *dtypes, options, *device, destination);
+      return RunElementwise(op, inputs, dtypes, options, *device, destination);
   }
+}
+
+// Call, writing elementwise results straight into `destination` where it
+// fits (see WritesDirectly); the caller checks what it gets back.
+absl::StatusOr<Tensor> Run(Op op, absl::Span<const Tensor> inputs, const OpOptions& options,
+                           const Tensor* destination) {
+  if (absl::Status s = CheckThreads(options); !s.ok()) return s;
+  absl::InlinedVector<Operand, 3> operands;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!inputs[i].defined()) {
+      return Invalid(absl::StrCat(OpName(op), "(): operand ", i + 1, " is an undefined tensor"));
+    }
+    operands.push_back(inputs[i].AsOperand());
+  }
+  absl::StatusOr<OpDTypes> dtypes = InferOpDTypes(op, operands, options.promotion);
+  if (!dtypes.ok()) return dtypes.status();
+  return RunWithDTypes(op, inputs, *dtypes, options, destination);
 }
 
 }  // namespace
@@ -232,6 +242,14 @@ absl::StatusOr<Tensor> Call(Op op, absl::Span<const Tensor> inputs, const OpOpti
 absl::Status CallOut(Op op, absl::Span<const Tensor> inputs, Tensor& out,
                      const OpOptions& options) {
   absl::StatusOr<Tensor> result = Run(op, inputs, options, &out);
+  if (!result.ok()) return result.status();
+  return WriteInto(*result, out, "out=", options.context);
+}
+
+absl::Status CallOutWithDTypes(Op op, absl::Span<const Tensor> inputs, const OpDTypes& dtypes,
+                               Tensor& out, const OpOptions& options) {
+  if (absl::Status s = CheckThreads(options); !s.ok()) return s;
+  absl::StatusOr<Tensor> result = RunWithDTypes(op, inputs, dtypes, options, &out);
   if (!result.ok()) return result.status();
   return WriteInto(*result, out, "out=", options.context);
 }

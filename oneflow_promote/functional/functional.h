@@ -51,6 +51,14 @@ struct OpOptions {
 [[nodiscard]] absl::Status CallOut(Op op, absl::Span<const Tensor> inputs, Tensor& out,
                                    const OpOptions& options = {});
 
+// CallOut for a caller that has inferred the dtypes already, as an adapter
+// does that needs them to allocate `out` (the PyTorch extension): the same
+// work, without inferring them a second time. `dtypes` must be
+// InferOpDTypes(op, the inputs' operands, options.promotion).
+[[nodiscard]] absl::Status CallOutWithDTypes(Op op, absl::Span<const Tensor> inputs,
+                                             const OpDTypes& dtypes, Tensor& out,
+                                             const OpOptions& options = {});
+
 // In place (self.add_(other)): computes op(self, others...) in the promoted
 // dtype and writes the result back into `self`, under the same can-cast
 // rule; the result must have self's shape.

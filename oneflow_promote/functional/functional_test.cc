@@ -106,6 +106,48 @@ TEST(FunctionalNewDTypes, EveryCaseTheRulesAcceptComputes) {
   EXPECT_GT(computed, 2000);
 }
 
+// CallOutWithDTypes, given InferOpDTypes' answer, writes the bytes CallOut
+// writes: every elementwise op on every pair of dtypes, one operand a
+// broadcast row.
+TEST(FunctionalCallOutWithDTypes, WritesWhatCallOutWrites) {
+  const auto values = [](DType d, int64_t n) {
+    std::vector<double> v;
+    for (int64_t i = 0; i < n; ++i) v.push_back(static_cast<double>(i % 4 + 1));
+    return *Tensor::FromValues<double>(v, {n})->To(d);
+  };
+  int compared = 0;
+  for (Op op : kAllOps) {
+    if (op == Op::kDot || OpArity(op) == 1) continue;
+    for (DType a : kAllDTypes) {
+      for (DType b : kAllDTypes) {
+        std::vector<Tensor> inputs = {*values(a, 6).AsStrided({2, 3}, {3, 1}, 0), values(b, 3)};
+        // Rows [1, 2, 3] and [4, 1, 2] against [1, 2, 3]: ties and differences.
+        if (op == Op::kWhere) inputs.insert(inputs.begin(), values(DType::kBool, 3));
+        std::vector<Operand> operands;
+        for (const Tensor& t : inputs) operands.push_back(t.AsOperand());
+        const absl::StatusOr<OpDTypes> dtypes = InferOpDTypes(op, operands);
+        if (!dtypes.ok()) continue;
+        Tensor expected = *Tensor::Zeros(dtypes->result, {2, 3});
+        Tensor got = *Tensor::Zeros(dtypes->result, {2, 3});
+        const std::string call = absl::StrCat(OpName(op), "(", Name(a), ", ", Name(b), ")");
+        ASSERT_TRUE(CallOut(op, inputs, expected).ok()) << call;
+        ASSERT_TRUE(CallOutWithDTypes(op, inputs, *dtypes, got).ok()) << call;
+        EXPECT_EQ(std::memcmp(expected.data(), got.data(), 6 * ItemSize(dtypes->result)), 0)
+            << call;
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 2000);
+  OpOptions negative;
+  negative.context.cpu_threads = -1;
+  const Tensor inputs[] = {values(DType::kFloat32, 3), values(DType::kFloat32, 3)};
+  Tensor out = *Tensor::Zeros(DType::kFloat32, {3});
+  const OpDTypes float32 = {DType::kFloat32, DType::kFloat32, DType::kFloat32};
+  EXPECT_EQ(CallOutWithDTypes(Op::kAdd, inputs, float32, out, negative).code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
 TEST(FunctionalNewDTypes, UnsignedWhereTorchHasKernels) {
   const Tensor a = Of<uint64_t>({kTop + 3, ~uint64_t{0}, 12345678901234567890u});
   EXPECT_EQ(Values<uint64_t>(RunBoth(Op::kMul, {a, Of<uint64_t>({3, 2, 7})})),

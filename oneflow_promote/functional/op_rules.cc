@@ -237,13 +237,13 @@ constexpr OpRule kBuiltinRules[] = {
     {"mul"},
     {"div", 2, K::kIntToFloat},
     {"div_floor", 2, K::kDefault, kIntegersAndFloats, "div_floor_cpu", ReductionFloor::kNone,
-     false, 0, nullptr, CheckIntegerDivisor},
+     false, 0, nullptr, nullptr, nullptr, CheckIntegerDivisor},
     {"div_trunc", 2, K::kDefault, kIntegersAndFloats, "div_trunc_cpu", ReductionFloor::kNone,
-     false, 0, nullptr, CheckIntegerDivisor},
+     false, 0, nullptr, nullptr, nullptr, CheckIntegerDivisor},
     {"floor_divide", 2, K::kDefault, kIntegersAndFloats, "div_floor_cpu", ReductionFloor::kNone,
-     false, 0, nullptr, CheckIntegerDivisor},
+     false, 0, nullptr, nullptr, nullptr, CheckIntegerDivisor, Derivative::kNotImplemented},
     {"remainder", 2, K::kDefault, kIntegersAndFloats, "remainder_cpu", ReductionFloor::kNone,
-     false, 0, nullptr, CheckIntegerDivisor},
+     false, 0, nullptr, nullptr, nullptr, CheckIntegerDivisor},
     {"pow", 2, K::kBoolToLong, kNumberCategories, "pow", ReductionFloor::kNone, false, 0,
      CheckPowOperands, CheckPowExponent, PowSkipsKernel},
     {"maximum", 2, K::kDefault, kRealCategories, "", ReductionFloor::kNone, false, 0,
@@ -364,7 +364,8 @@ DType OpMathDType(DType dtype) {
 const OpRule& RuleOf(Op op) { return kBuiltinRules[static_cast<size_t>(op)]; }
 
 absl::StatusOr<OpDTypes> InferOpDTypes(const OpRule& rule, absl::Span<const Operand> operands,
-                                       const PromotionOptions& options, Policy policy) {
+                                       const PromotionOptions& options, Policy policy,
+                                       Elements elements) {
   if (static_cast<int>(operands.size()) != rule.arity) {
     return Invalid(absl::StrCat(rule.name, "() takes ", rule.arity, " operand",
                                 rule.arity == 1 ? "" : "s", ", got ", operands.size()));
@@ -415,12 +416,45 @@ absl::StatusOr<OpDTypes> InferOpDTypes(const OpRule& rule, absl::Span<const Oper
   if (rule.check_dtypes != nullptr) {
     if (absl::Status status = rule.check_dtypes(operands, dtypes); !status.ok()) return status;
   }
+  if (rule.check_values != nullptr && elements == Elements::kSome) {
+    if (absl::Status status = rule.check_values(operands, dtypes); !status.ok()) return status;
+  }
   return dtypes;
 }
 
 absl::StatusOr<OpDTypes> InferOpDTypes(Op op, absl::Span<const Operand> operands,
-                                       const PromotionOptions& options) {
-  return InferOpDTypes(RuleOf(op), operands, options, Policy::kTorch);
+                                       const PromotionOptions& options, Elements elements) {
+  return InferOpDTypes(RuleOf(op), operands, options, Policy::kTorch, elements);
+}
+
+absl::Status CheckAlpha(DType compute, const Operand& alpha) {
+  if (alpha.kind() == Operand::Kind::kPyBool && compute != DType::kBool) {
+    return Invalid("Boolean alpha only supported for Boolean results.");
+  }
+  const bool integral_alpha =
+      alpha.kind() == Operand::Kind::kPyBool || alpha.kind() == Operand::Kind::kPyInt;
+  if (!IsFloating(compute) && !IsComplex(compute) && !integral_alpha) {
+    return Invalid("For integral input tensors, argument alpha must not be a floating point number.");
+  }
+  if (!IsComplex(compute) && alpha.kind() == Operand::Kind::kPyComplex) {
+    return Invalid("For non-complex input tensors, argument alpha must not be a complex number.");
+  }
+  return absl::OkStatus();
+}
+
+bool ResultRequiresGrad(const OpDTypes& dtypes) {
+  return IsFloating(dtypes.result) || IsComplex(dtypes.result);
+}
+
+std::optional<DType> GradientDType(const OpRule& rule, absl::Span<const Operand> operands,
+                                   size_t index, const OpDTypes& dtypes) {
+  if (index >= operands.size() || static_cast<int>(index) < rule.first_promoted) {
+    return std::nullopt;
+  }
+  const Operand& operand = operands[index];
+  if (!operand.is_tensor() || !ResultRequiresGrad(dtypes)) return std::nullopt;
+  if (!IsFloating(operand.dtype()) && !IsComplex(operand.dtype())) return std::nullopt;
+  return operand.dtype();
 }
 
 absl::StatusOr<std::vector<int64_t>> BroadcastShapes(

@@ -21,6 +21,7 @@
 #define ONEFLOW_PROMOTE_FUNCTIONAL_OP_RULES_H_
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -100,6 +101,18 @@ struct OpDTypes {
 // PyTorch's opmath dtype of `dtype` (torch._prims_common's computation dtype).
 [[nodiscard]] DType OpMathDType(DType dtype);
 
+// Whether PyTorch's autograd has a derivative for an op whose result carries
+// gradients (see ResultRequiresGrad).
+enum class Derivative : uint8_t {
+  kDefined,
+  kNotImplemented,  // the result requires grad, but backward raises (floor_divide)
+};
+
+// Whether the result of a call has elements. With none, PyTorch's kernel never
+// runs, and the checks it makes on the values it computes with (integer
+// division by a Python int that wraps to 0) do not apply.
+enum class Elements : uint8_t { kSome, kNone };
+
 // An op's dtype rule. A framework declares its own op in a line,
 //
 //   constexpr OpRule kHypot = {"hypot", 2, PromotionKind::kIntToFloat, kRealCategories};
@@ -128,6 +141,11 @@ struct OpRule {
   // (pow's x ** 0, x ** 1, 1 ** x): neither the categories nor the kind
   // apply. Null: none.
   bool (*runs_no_kernel)(absl::Span<const Operand> operands) = nullptr;
+  // Checks PyTorch's kernel makes on the values it computes with, run only
+  // for results with elements (Elements). Null: none.
+  absl::Status (*check_values)(absl::Span<const Operand> operands, const OpDTypes& dtypes) = nullptr;
+  // Gradients through the op, where its result carries them.
+  Derivative derivative = Derivative::kDefined;
 };
 
 // The rule of a built-in op.
@@ -142,7 +160,8 @@ struct OpRule {
 [[nodiscard]] absl::StatusOr<OpDTypes> InferOpDTypes(const OpRule& rule,
                                                      absl::Span<const Operand> operands,
                                                      const PromotionOptions& options = {},
-                                                     Policy policy = Policy::kTorch);
+                                                     Policy policy = Policy::kTorch,
+                                                     Elements elements = Elements::kSome);
 
 // InferOpDTypes(RuleOf(op), ...): PyTorch's errors for
 // forbidden dtypes (bool - bool, -bool, bitwise on floats, ordering of
@@ -151,7 +170,30 @@ struct OpRule {
 // powers with a negative Python int exponent, integer division by a Python
 // int 0, and Python scalars that overflow the dtype PyTorch converts them to.
 [[nodiscard]] absl::StatusOr<OpDTypes> InferOpDTypes(Op op, absl::Span<const Operand> operands,
-                                                     const PromotionOptions& options = {});
+                                                     const PromotionOptions& options = {},
+                                                     Elements elements = Elements::kSome);
+
+// PyTorch's checks of add's and sub's `alpha` (a Python scalar) against the
+// dtype the op computes in: a bool alpha only for bool, a floating one not
+// for integers, a complex one only for complex dtypes, in PyTorch's words
+// ("For integral input tensors, argument alpha must not be a floating point
+// number.").
+[[nodiscard]] absl::Status CheckAlpha(DType compute, const Operand& alpha);
+
+// Gradients, as PyTorch's autograd passes them. An op's result requires grad
+// when an operand does and the result is floating or complex (not a
+// comparison's bool, nor an integer); then each operand that can require
+// grad receives a gradient of its own dtype: a tensor (not a Python scalar)
+// of a floating or complex dtype that the op promotes (not where's
+// condition). The gradient reaches the op in the result's dtype and is
+// converted to the operand's; a real operand of a complex result receives
+// the real part (PyTorch's handle_r_to_c), a complex operand of a real
+// result (abs) the gradient as a complex number.
+[[nodiscard]] bool ResultRequiresGrad(const OpDTypes& dtypes);
+// The dtype of the gradient operand `index` receives, or nullopt for none.
+[[nodiscard]] std::optional<DType> GradientDType(const OpRule& rule,
+                                                 absl::Span<const Operand> operands, size_t index,
+                                                 const OpDTypes& dtypes);
 
 // The dtype a set of operands computes in, as OneFlow's TensorProcessor
 // decides it (and libtorch 1.13's TensorIterator did): operands that all

@@ -6,11 +6,13 @@
 
 #include "oneflow_promote/functional/op_rules.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
 
 namespace oneflow_promote::functional {
@@ -239,6 +241,71 @@ TEST(OpRules, OpMath) {
   ASSERT_TRUE(add.ok()) << add.status();
   EXPECT_EQ(add->compute, DType::kComplex32);
   EXPECT_EQ(add->opmath, DType::kComplex64);
+}
+
+
+// PyTorch 2.15 divides an empty int32 tensor by 0 (and an empty int8 one by
+// 256, which wraps to 0) without a word: its kernel never runs. With
+// elements, torch.floor_divide raises ZeroDivisionError.
+TEST(OpRules, IntegerDivisionByZeroOnlyWithElements) {
+  for (Op op : {Op::kFloorDivide, Op::kDivFloor, Op::kDivTrunc, Op::kRemainder}) {
+    const std::vector<Operand> by_zero = {T(DType::kInt32), Operand::PyInt(0)};
+    EXPECT_EQ(InferOpDTypes(op, by_zero).status().message(), "ZeroDivisionError") << OpName(op);
+    const absl::StatusOr<OpDTypes> empty = InferOpDTypes(op, by_zero, {}, Elements::kNone);
+    ASSERT_TRUE(empty.ok()) << OpName(op) << ": " << empty.status();
+    EXPECT_EQ(empty->result, DType::kInt32);
+    EXPECT_TRUE(InferOpDTypes(op, {T(DType::kInt8), Operand::PyInt(256)}, {}, Elements::kNone).ok());
+  }
+  // The other checks hold for empty results too (torch.pow of an empty int8
+  // tensor by -1 raises).
+  EXPECT_EQ(InferOpDTypes(Op::kPow, {T(DType::kInt8), Operand::PyInt(-1)}, {}, Elements::kNone)
+                .status()
+                .message(),
+            "Integers to negative integer powers are not allowed.");
+}
+
+// torch.add(..., alpha=) on PyTorch 2.15: the checks run against the dtype
+// the op computes in.
+TEST(OpRules, AddAlpha) {
+  EXPECT_TRUE(CheckAlpha(DType::kFloat32, Py(1.5)).ok());  // int32 + float32, alpha=1.5
+  EXPECT_TRUE(CheckAlpha(DType::kBool, Operand::PyBool(true)).ok());
+  EXPECT_TRUE(CheckAlpha(DType::kInt32, Operand::PyInt(2)).ok());
+  EXPECT_TRUE(CheckAlpha(DType::kComplex64, Operand::PyComplex({0, 1})).ok());
+  EXPECT_EQ(CheckAlpha(DType::kInt32, Py(1.5)).message(),
+            "For integral input tensors, argument alpha must not be a floating point number.");
+  EXPECT_EQ(CheckAlpha(DType::kInt32, Operand::PyBool(true)).message(),
+            "Boolean alpha only supported for Boolean results.");
+  EXPECT_EQ(CheckAlpha(DType::kFloat32, Operand::PyComplex({0, 1})).message(),
+            "For non-complex input tensors, argument alpha must not be a complex number.");
+}
+
+// Gradient dtypes as torch.autograd gives them (PyTorch 2.15):
+// (float16 * float32).backward() gives float16 and float32 gradients,
+// float64 * complex64 a float64 one (the real part) and a complex64 one,
+// int64 operands and where's condition none, comparisons no result grad.
+TEST(OpRules, GradientDTypes) {
+  const auto gradients = [](Op op, std::vector<Operand> operands) {
+    const OpDTypes dtypes = *InferOpDTypes(op, operands);
+    std::vector<std::string> names;
+    for (size_t i = 0; i < operands.size(); ++i) {
+      const std::optional<DType> g = GradientDType(RuleOf(op), operands, i, dtypes);
+      names.push_back(g.has_value() ? std::string(Name(*g)) : "none");
+    }
+    return absl::StrJoin(names, " ");
+  };
+  EXPECT_EQ(gradients(Op::kMul, {T(DType::kFloat16), T(DType::kFloat32)}), "float16 float32");
+  EXPECT_EQ(gradients(Op::kMul, {T(DType::kFloat64), T(DType::kComplex64)}),
+            "float64 complex64");
+  EXPECT_EQ(gradients(Op::kAdd, {T(DType::kFloat32), T(DType::kInt64)}), "float32 none");
+  EXPECT_EQ(gradients(Op::kAdd, {T(DType::kFloat32), Py(2.5)}), "float32 none");
+  EXPECT_EQ(gradients(Op::kWhere, {T(DType::kBool), T(DType::kFloat32), T(DType::kInt32)}),
+            "none float32 none");
+  EXPECT_EQ(gradients(Op::kAbs, {T(DType::kComplex64)}), "complex64");
+  EXPECT_EQ(gradients(Op::kEq, {T(DType::kFloat32), T(DType::kFloat32)}), "none none");
+  EXPECT_FALSE(ResultRequiresGrad(*InferOpDTypes(Op::kLt, {T(DType::kFloat32), Py(1.0)})));
+  EXPECT_TRUE(ResultRequiresGrad(*InferOpDTypes(Op::kDiv, {T(DType::kInt8), T(DType::kInt8)})));
+  EXPECT_EQ(RuleOf(Op::kFloorDivide).derivative, Derivative::kNotImplemented);
+  EXPECT_EQ(RuleOf(Op::kDivFloor).derivative, Derivative::kDefined);  // zero gradients
 }
 
 }  // namespace

@@ -1,0 +1,287 @@
+// The CPU, CUDA and Meta kernels of every overload: one prologue (dtypes by
+// InferOpDTypes once per call, the broadcast shape, out= and in-place
+// checks as TensorIterator makes them), then the library's functional
+// frontend on views of the tensors' storage.
+
+#include "torch_extension/internal/kernels.h"
+
+#include <ATen/ExpandUtils.h>
+#include <ATen/MemoryOverlap.h>
+#include <ATen/native/Resize.h>
+#include <c10/core/DeviceGuard.h>
+#include <c10/core/impl/LocalDispatchKeySet.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "kernels/cast.h"
+#include "oneflow_promote/functional/functional.h"
+#include "oneflow_promote/functional/tensor.h"
+#include "oneflow_promote/functional/torch_tensor_traits.h"
+
+namespace oneflow_promote::torch_extension {
+namespace {
+
+using functional::Elements;
+using functional::OpDTypes;
+
+template <typename T>
+T ValueOrThrow(absl::StatusOr<T> value) {
+  ThrowIfError(value.status());
+  return *std::move(value);
+}
+
+// The library's dtype of a torch dtype; an error naming the operand for one
+// the library lacks.
+DType DTypeOf(at::ScalarType type, size_t position) {
+  const std::optional<DType> dtype = FromTorchScalarType(type);
+  TORCH_CHECK(dtype.has_value(), "operand ", position + 1, " has dtype ", c10::toString(type),
+              ", which oneflow_promote does not have");
+  return *dtype;
+}
+
+at::ScalarType TorchType(DType dtype) {
+  const std::optional<at::ScalarType> type = ToTorchScalarType(dtype);
+  TORCH_CHECK(type.has_value(), "libtorch has no ", std::string(Name(dtype)));
+  return *type;
+}
+
+DType DefaultDType() {
+  return DTypeOf(c10::typeMetaToScalarType(at::get_default_dtype()), 0);
+}
+
+// How the promotion rules see an operand. A wrapped number on the meta
+// device has no value to read: it counts as the Python scalar 1 of its kind.
+oneflow_promote::Operand RuleOperand(const Operand& operand, size_t position) {
+  if (operand.tensor == nullptr) return ScalarOperand(operand.scalar);
+  const at::Tensor& t = *operand.tensor;
+  const DType dtype = DTypeOf(t.scalar_type(), position);
+  if (!TensorTraits<at::Tensor>::IsWrappedNumber(t)) {
+    return oneflow_promote::Operand::Tensor(dtype, t.dim());
+  }
+  if (!t.is_meta()) return TensorTraits<at::Tensor>::ScalarOf(t);
+  return ScalarOperand(t.is_complex() ? c10::Scalar(c10::complex<double>(1, 0))
+                       : t.is_floating_point() ? c10::Scalar(1.0)
+                       : t.scalar_type() == at::kBool ? c10::Scalar(true)
+                                                       : c10::Scalar(int64_t{1}));
+}
+
+// The device a call runs on: its first CUDA tensor's, else the CPU (CPU
+// 0-d tensors and Python scalars go along with CUDA tensors).
+c10::Device CallDevice(const OpCall& call) {
+  for (const Operand& operand : call.operands) {
+    if (operand.tensor != nullptr && operand.tensor->is_cuda()) return operand.tensor->device();
+  }
+  return c10::Device(c10::kCPU);
+}
+
+// The library's view of a tensor's elements (no copy), or the Python
+// scalar it wraps. Called only for tensors with elements.
+Tensor ViewOf(const at::Tensor& t, size_t position) {
+  const DType dtype = DTypeOf(t.scalar_type(), position);
+  if (TensorTraits<at::Tensor>::IsWrappedNumber(t)) {
+    return Tensor::WrappedNumber(TensorTraits<at::Tensor>::ScalarOf(t));
+  }
+  TORCH_CHECK(t.is_cpu() || t.is_cuda(), "operand ", position + 1, " is on ", t.device().str(),
+              "; only cpu and cuda");
+  // The elements a strided view reaches, from its first one (torch's
+  // strides are never negative).
+  int64_t extent = 1;
+  for (int64_t d = 0; d < t.dim(); ++d) extent += (t.size(d) - 1) * t.stride(d);
+  const Device device = t.is_cuda() ? Device::Cuda(t.device().index()) : Device::Cpu();
+  const Tensor storage = ValueOrThrow(Tensor::View(t.data_ptr(), dtype, {extent}, device));
+  return ValueOrThrow(storage.AsStrided(t.sizes().vec(), t.strides().vec(), 0));
+}
+
+// The checks TensorIterator makes on out= and on self of an in-place op,
+// with PyTorch's messages: the result's dtype must cast to it (c10::canCast),
+// and an in-place op cannot change self's shape.
+void CheckDestination(const OpCall& call, DType result, c10::SymIntArrayRef shape) {
+  const at::Tensor& destination = call.destination;
+  ThrowIfError(functional::CheckCanCastToOutput(
+      result, DTypeOf(destination.scalar_type(), call.operands.size())));
+  if (call.overload->variant == Variant::kInPlace) {
+    TORCH_CHECK(destination.sym_sizes().equals(shape), "output with shape ",
+                destination.sym_sizes(), " doesn't match the broadcast shape ", shape);
+  }
+}
+
+// Refuses out= (or self) that overlaps an input partly, or itself, as
+// TensorIterator does; the same tensor as an input is fine.
+void CheckOverlap(const OpCall& call) {
+  at::assert_no_internal_overlap(call.destination);
+  for (const Operand& operand : call.operands) {
+    if (operand.tensor != nullptr) at::assert_no_partial_overlap(call.destination, *operand.tensor);
+  }
+}
+
+bool IsOne(const c10::Scalar& alpha) {
+  return alpha.isComplex() ? alpha.toComplexDouble() == c10::complex<double>(1, 0)
+                           : alpha.toDouble() == 1;
+}
+
+// Writes the contiguous `result` into `destination` (out= or self, of any
+// dtype and layout) with one conversion: the library's cast, into a
+// contiguous tensor of the destination's dtype first where the destination
+// is strided.
+void WriteInto(const at::Tensor& result, const at::Tensor& destination,
+               const ExecutionContext& context) {
+  const Device device =
+      WithContext(result.is_cuda() ? Device::Cuda(result.device().index()) : Device::Cpu(),
+                  context);
+  const DType from = DTypeOf(result.scalar_type(), 0);
+  const DType to = DTypeOf(destination.scalar_type(), 0);
+  if (destination.is_contiguous()) {
+    ThrowIfError(CastElements(result.data_ptr(), from, destination.data_ptr(), to,
+                              result.numel(), device));
+    return;
+  }
+  at::Tensor converted = result;
+  if (from != to) {
+    converted = at::empty(result.sizes(), result.options().dtype(destination.scalar_type()));
+    ThrowIfError(CastElements(result.data_ptr(), from, converted.data_ptr(), to, result.numel(),
+                              device));
+  }
+  destination.copy_(converted);
+}
+
+// add and sub with alpha other than 1: self op (alpha * other), the
+// product in the op's opmath dtype, as PyTorch's kernel computes it, into
+// `target` (of dtype opmath).
+void RunWithAlpha(const OpCall& call, const OpDTypes& dtypes, absl::Span<const Tensor> views,
+                  const at::Tensor& target, const functional::OpOptions& options) {
+  const DType opmath = dtypes.opmath;
+  const OpDTypes in_opmath = {opmath, opmath, opmath};
+  const Tensor& other = views[1];
+  const at::Tensor scaled = at::empty(
+      at::IntArrayRef(other.shape().data(), other.shape().size()), target.options().device(other.is_cuda()
+                                                 ? c10::Device(c10::kCUDA, other.device().ordinal)
+                                                 : c10::Device(c10::kCPU)));
+  Tensor scaled_view = ViewOf(scaled, 1);
+  const Tensor product_inputs[] = {views[1], Tensor::WrappedNumber(ScalarOperand(*call.alpha))};
+  ThrowIfError(functional::CallOutWithDTypes(functional::Op::kMul, product_inputs, in_opmath,
+                                             scaled_view, options));
+  const Tensor sum_inputs[] = {views[0], scaled_view};
+  Tensor target_view = ViewOf(target, views.size());
+  ThrowIfError(functional::CallOutWithDTypes(call.op, sum_inputs, in_opmath, target_view, options));
+}
+
+}  // namespace
+
+void ThrowIfError(const absl::Status& status) {
+  TORCH_CHECK(status.ok(), std::string(status.message()));
+}
+
+OpDTypes InferDTypes(const OpCall& call, Elements elements) {
+  absl::InlinedVector<oneflow_promote::Operand, 3> operands;
+  for (size_t i = 0; i < call.operands.size(); ++i) {
+    operands.push_back(RuleOperand(call.operands[i], i));
+  }
+  PromotionOptions promotion;
+  promotion.default_dtype = DefaultDType();
+  const OpDTypes dtypes =
+      ValueOrThrow(functional::InferOpDTypes(call.op, operands, promotion, elements));
+  if (call.alpha.has_value()) {
+    ThrowIfError(functional::CheckAlpha(dtypes.compute, ScalarOperand(*call.alpha)));
+  }
+  return dtypes;
+}
+
+at::Tensor RunOnDevice(const OpCall& call) {
+  // The at:: calls below (views, copies) are part of this kernel: no
+  // autograd of their own, and no version counts (the extension's
+  // ADInplaceOrView kernel counts the write).
+  const at::AutoDispatchBelowADInplaceOrView below_autograd;
+  if (call.destination.defined()) CheckOverlap(call);
+  at::DimVector shape;
+  for (const Operand& operand : call.operands) {
+    if (operand.tensor != nullptr) shape = at::infer_size_dimvector(shape, operand.tensor->sizes());
+  }
+  const int64_t numel = c10::multiply_integers(shape);
+  const OpDTypes dtypes = InferDTypes(call, numel == 0 ? Elements::kNone : Elements::kSome);
+  const c10::Device device = CallDevice(call);
+  const c10::DeviceGuard guard(device);
+  const at::ScalarType result_type = TorchType(dtypes.result);
+  at::Tensor destination = call.destination;
+  if (destination.defined()) {
+    CheckDestination(call, dtypes.result, c10::fromIntArrayRefSlow(shape));
+    TORCH_CHECK(destination.device() == device, call.overload->base, "(): ",
+                call.overload->variant == Variant::kOut ? "out=" : "self", " is on ",
+                destination.device().str(), " but the result is on ", device.str());
+    if (call.overload->variant == Variant::kOut) at::native::resize_output(destination, shape);
+  } else {
+    destination = at::empty(shape, at::TensorOptions().dtype(result_type).device(device));
+  }
+  if (numel == 0) return destination;
+
+  functional::OpOptions options;
+  options.promotion.default_dtype = DefaultDType();
+  options.context = CurrentTorchContext(device);
+  // Ranks beyond what the library's strided kernels take (kMaxCastRank)
+  // run on one dimension: inputs broadcast and made contiguous by torch
+  // (copies, no conversion).
+  const bool flatten = static_cast<int>(shape.size()) > kMaxCastRank;
+  std::vector<at::Tensor> keep_alive;
+  absl::InlinedVector<Tensor, 3> views;
+  for (size_t i = 0; i < call.operands.size(); ++i) {
+    const Operand& operand = call.operands[i];
+    if (operand.tensor == nullptr) {
+      views.push_back(Tensor::WrappedNumber(ScalarOperand(operand.scalar)));
+      continue;
+    }
+    at::Tensor t = *operand.tensor;
+    // Conjugate and negative views (torch's fallbacks resolve them before
+    // a backend kernel; a direct call below them would not).
+    if (t.is_conj()) t = t.resolve_conj();
+    if (t.is_neg()) t = t.resolve_neg();
+    if (flatten) t = t.numel() == 1 ? t.reshape({1}) : t.expand(shape).contiguous().view(-1);
+    if (!t.is_same(*operand.tensor)) keep_alive.push_back(t);
+    views.push_back(ViewOf(t, i));
+  }
+  const bool alpha = call.alpha.has_value() && !IsOne(*call.alpha);
+  const DType kernel_dtype = alpha ? dtypes.opmath : dtypes.result;
+  // The kernel writes into the destination itself where it can: its dtype,
+  // contiguous. Elsewhere into a new tensor, converted once into it.
+  const bool direct =
+      destination.scalar_type() == TorchType(kernel_dtype) && destination.is_contiguous();
+  const at::Tensor target =
+      direct ? destination : at::empty(shape, destination.options().dtype(TorchType(kernel_dtype)));
+  const at::Tensor kernel_target = flatten ? target.view(-1) : target;
+  if (alpha) {
+    RunWithAlpha(call, dtypes, views, kernel_target, options);
+  } else {
+    Tensor target_view = ViewOf(kernel_target, views.size());
+    ThrowIfError(functional::CallOutWithDTypes(call.op, views, dtypes, target_view, options));
+  }
+  if (!direct) WriteInto(target, destination, options.context);
+  return destination;
+}
+
+at::Tensor RunOnMeta(const OpCall& call) {
+  c10::SymDimVector shape;
+  for (const Operand& operand : call.operands) {
+    if (operand.tensor != nullptr) {
+      shape = at::infer_size_symdimvector(shape, operand.tensor->sym_sizes());
+    }
+  }
+  c10::SymInt numel = 1;
+  for (const c10::SymInt& extent : shape) numel *= extent;
+  const std::optional<int64_t> known = numel.maybe_as_int();
+  const OpDTypes dtypes =
+      InferDTypes(call, known.has_value() && *known == 0 ? Elements::kNone : Elements::kSome);
+  const at::ScalarType result_type = TorchType(dtypes.result);
+  if (!call.destination.defined()) {
+    return at::empty_symint(shape, at::TensorOptions().dtype(result_type).device(c10::kMeta));
+  }
+  CheckDestination(call, dtypes.result, shape);
+  if (call.overload->variant == Variant::kOut) {
+    at::native::resize_output_symint(call.destination, shape);
+  }
+  return call.destination;
+}
+
+}  // namespace oneflow_promote::torch_extension

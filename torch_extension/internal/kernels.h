@@ -1,0 +1,37 @@
+// The extension's kernels below autograd, shared by every overload: the
+// CPU and CUDA kernel (the library's functional frontend on views of the
+// tensors' storage) and the Meta kernel (the result's dtype from the
+// library's rules, its shape the broadcast shape), which FakeTensor,
+// torch.compile and torch.export run.
+
+#ifndef ONEFLOW_PROMOTE_TORCH_EXTENSION_INTERNAL_KERNELS_H_
+#define ONEFLOW_PROMOTE_TORCH_EXTENSION_INTERNAL_KERNELS_H_
+
+#include <ATen/ATen.h>
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "oneflow_promote/functional/op_rules.h"
+#include "torch_extension/internal/overloads.h"
+
+namespace oneflow_promote::torch_extension {
+
+// Raises the status as a Python RuntimeError with the library's message,
+// as PyTorch raises its own dtype errors.
+void ThrowIfError(const absl::Status& status);
+
+// The library's dtypes for a call (the default dtype from
+// torch.get_default_dtype()), or PyTorch's error, raised.
+functional::OpDTypes InferDTypes(const OpCall& call, functional::Elements elements);
+
+// The call on CPU or CUDA tensors: checks (overlap, dtypes, shapes), then
+// the result, or out= or self written.
+at::Tensor RunOnDevice(const OpCall& call);
+
+// The same call on meta tensors: the same checks but overlap, and no data.
+at::Tensor RunOnMeta(const OpCall& call);
+
+}  // namespace oneflow_promote::torch_extension
+
+#endif  // ONEFLOW_PROMOTE_TORCH_EXTENSION_INTERNAL_KERNELS_H_

@@ -1,0 +1,226 @@
+"""torch.ops.oneflow_promote.* as a PyTorch op library: kernels registered
+per dispatch key, meta and FakeTensor results with the dtypes of torch's
+own ops, torch.library.opcheck on every overload, torch.compile
+(fullgraph, three backends) and torch.export, the in-place variants and
+add's and sub's alpha against torch, and tensor semantics as torch has
+them (conjugate and negative views, overlap, versions, out=None, empty
+tensors, high ranks, one rounding into out= of any layout).
+"""
+
+import itertools
+import sys
+import warnings
+
+import pytest
+import torch
+
+import oneflow_promote_torch  # noqa: F401  (registers torch.ops.oneflow_promote)
+
+ours = torch.ops.oneflow_promote
+
+BINARY_OPS = [
+    "add", "sub", "mul", "div", "floor_divide", "remainder", "maximum", "minimum", "atan2", "eq",
+    "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "bitwise_and",
+    "bitwise_or", "bitwise_xor",
+]
+IN_PLACE_OPS = [op for op in BINARY_OPS if op not in ("maximum", "minimum")]
+BITWISE = {"bitwise_and", "bitwise_or", "bitwise_xor"}
+COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor"}
+
+
+def every_overload():
+    for name in BINARY_OPS + [op + "_" for op in IN_PLACE_OPS] + ["where"]:
+        packet = getattr(ours, name)
+        for overload in packet.overloads():
+            yield getattr(packet, overload)
+
+
+def sample_args(overload, requires_grad=False):
+    """Arguments for an overload, read off its schema: self a float32
+    [3, 4] tensor (int32 for bitwise ops), other a float64 row (int16) or
+    the Python scalar 2, where's condition a bool tensor, out= an empty
+    tensor of torch's result dtype."""
+    base = overload._schema.name.split("::")[1].rstrip("_")
+    bitwise = base in BITWISE
+    g = torch.Generator().manual_seed(0)
+    self_ = (torch.randint(1, 9, (3, 4), generator=g, dtype=torch.int32) if bitwise
+             else torch.rand(3, 4, generator=g, dtype=torch.float32) + 0.5)
+    other = (torch.randint(1, 9, (4,), generator=g, dtype=torch.int16) if bitwise
+             else torch.rand(4, generator=g, dtype=torch.float64) + 0.5)
+    if requires_grad and not overload._schema.is_mutable and not bitwise:
+        self_.requires_grad_(True)
+    args, kwargs = [], {}
+    for argument in overload._schema.arguments:
+        if argument.name == "condition":
+            args.append(torch.tensor([[True, False, True, False]] * 3))
+        elif argument.name in ("self", "other"):
+            if isinstance(argument.type, torch.NumberType):
+                args.append(2)
+            else:
+                args.append(self_ if argument.name == "self" else other)
+        elif argument.name == "out":
+            # Of the result's shape: a custom op may not resize its
+            # arguments under torch.compile (eager resizes, as torch does).
+            kwargs["out"] = torch.empty_like(torch_result(base, args))
+    return tuple(args), kwargs
+
+
+def torch_result(base, args):
+    fn = torch.where if base == "where" else getattr(torch, base)
+    with torch.no_grad():
+        try:
+            return fn(*args)
+        except TypeError:  # maximum, minimum: no Scalar overload in torch
+            return fn(*[torch.tensor(a) if isinstance(a, int) else a for a in args])
+
+
+def test_kernels_registered_per_dispatch_key():
+    for overload in every_overload():
+        name = overload.name()
+        for key in ("CPU", "CUDA", "Meta", "Autograd"):
+            assert torch._C._dispatch_has_kernel_for_dispatch_key(name, key), (name, key)
+        assert not torch._C._dispatch_has_kernel_for_dispatch_key(
+            name, "CompositeImplicitAutograd"), name
+        writes = overload._schema.is_mutable
+        assert torch._C._dispatch_has_kernel_for_dispatch_key(name, "ADInplaceOrView") == writes
+
+
+@pytest.mark.parametrize("overload", list(every_overload()), ids=lambda o: o.name())
+def test_opcheck(overload):
+    args, kwargs = sample_args(overload, requires_grad=True)
+    torch.library.opcheck(overload, args, kwargs)
+
+
+def meta_of(t):
+    return torch.empty_like(t, device="meta")
+
+
+def test_meta_and_fake_dtypes_are_torchs():
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    dtypes = [torch.bool, torch.int8, torch.int64, torch.float16, torch.float32, torch.float64,
+              torch.complex64]
+    mode = FakeTensorMode()
+    checked = 0
+    for op in BINARY_OPS:
+        for a, b in itertools.product(dtypes, dtypes):
+            x, y = torch.ones(2, 3, dtype=a), torch.ones(3, dtype=b)
+            try:
+                expected = getattr(torch, op)(x, y)
+            except (RuntimeError, TypeError):
+                with pytest.raises(RuntimeError):
+                    getattr(ours, op)(meta_of(x), meta_of(y))
+                continue
+            meta = getattr(ours, op)(meta_of(x), meta_of(y))
+            assert (meta.device.type, meta.dtype, meta.shape) == ("meta", expected.dtype,
+                                                                  expected.shape), (op, a, b)
+            with mode:
+                fake = getattr(ours, op)(mode.from_tensor(x), mode.from_tensor(y))
+            assert (fake.device, fake.dtype, fake.shape) == (expected.device, expected.dtype,
+                                                             expected.shape), (op, a, b)
+            checked += 1
+    assert checked > 500
+
+
+def compiled_program(a, b, c):
+    s = ours.add(a, b, alpha=2)
+    t = ours.where(ours.gt(s, 1), s, ours.div(c, 3, rounding_mode="floor"))
+    u = ours.mul(t, 0.5)
+    ours.sub_(u, c)
+    return ours.maximum(u, b), ours.eq(t, a)
+
+
+def compiled_inputs():
+    g = torch.Generator().manual_seed(1)
+    return (torch.randint(-3, 4, (5, 6), generator=g, dtype=torch.int8),
+            torch.rand(6, generator=g, dtype=torch.float32),
+            torch.rand(5, 6, generator=g, dtype=torch.float64))
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager", "inductor"])
+def test_compile_fullgraph(backend):
+    torch._dynamo.reset()
+    expected = compiled_program(*compiled_inputs())
+    got = torch.compile(compiled_program, fullgraph=True, backend=backend)(*compiled_inputs())
+    for e, g in zip(expected, got):
+        assert e.dtype == g.dtype
+        torch.testing.assert_close(g, e, rtol=0, atol=0)
+
+
+def test_export():
+    class Program(torch.nn.Module):
+        def forward(self, a, b, c):
+            return compiled_program(a, b, c)
+
+    exported = torch.export.export(Program(), compiled_inputs())
+    targets = {str(n.target) for n in exported.graph.nodes if n.op == "call_function"}
+    assert "oneflow_promote.add.Tensor" in targets, targets
+    for e, g in zip(compiled_program(*compiled_inputs()), exported.module()(*compiled_inputs())):
+        assert e.dtype == g.dtype
+        torch.testing.assert_close(g, e, rtol=0, atol=0)
+
+
+def values(dtype, shape, seed):
+    g = torch.Generator().manual_seed(seed)
+    if dtype == torch.bool:
+        return torch.randint(0, 2, shape, generator=g).bool()
+    x = torch.randint(1, 9, shape, generator=g)
+    if dtype.is_complex:
+        return (x + 1j * torch.randint(-4, 5, shape, generator=g)).to(dtype)
+    return (x / 2 if dtype.is_floating_point else x).to(dtype)
+
+
+def both_or_neither(theirs_fn, mine_fn, what):
+    """Both raise, or both compute the same dtype, shape and values. (A
+    TypeError of torch's is an overload it lacks, such as atan2_ with a
+    Python scalar: nothing to compare.)"""
+    try:
+        theirs = theirs_fn()
+    except TypeError:
+        return 0
+    except RuntimeError:
+        with pytest.raises(RuntimeError):
+            mine_fn()
+        return 0
+    mine = mine_fn()
+    assert mine.dtype == theirs.dtype, f"{what}: {mine.dtype}, torch {theirs.dtype}"
+    torch.testing.assert_close(mine, theirs, rtol=2e-6, atol=0, equal_nan=True, msg=what)
+    return 1
+
+
+DTYPES = [torch.bool, torch.uint8, torch.int32, torch.int64, torch.float16, torch.bfloat16,
+          torch.float32, torch.float64, torch.complex64]
+
+
+@pytest.mark.parametrize("op", IN_PLACE_OPS)
+def test_in_place_variants_match_torch(op):
+    computed = 0
+    for i, (a, b) in enumerate(itertools.product(DTYPES, DTYPES)):
+        self_ = values(a, (3, 4), i)
+        for other in (values(b, (4,), i + 1), values(b, (3, 4), i + 2).t().contiguous().t(), 2):
+            what = f"{op}_({a}, {other.dtype if torch.is_tensor(other) else other})"
+            computed += both_or_neither(lambda: getattr(self_.clone(), op + "_")(other),
+                                        lambda: getattr(ours, op + "_")(self_.clone(), other),
+                                        what)
+    assert computed > 50
+    x = values(torch.int32 if op in BITWISE else torch.float32, (3,), 0)
+    assert getattr(ours, op + "_")(x, x) is x
+
+
+@pytest.mark.parametrize("op", ["add", "sub"])
+def test_alpha_matches_torch(op):
+    computed = 0
+    for a, b in itertools.product(DTYPES, DTYPES):
+        x, y = values(a, (3, 4), 1), values(b, (4,), 2)
+        for alpha in (2, -1, 0.5, True, 1 - 2j):
+            what = f"{op}({a}, {b}, alpha={alpha!r})"
+            computed += both_or_neither(lambda: getattr(torch, op)(x, y, alpha=alpha),
+                                        lambda: getattr(ours, op)(x, y, alpha=alpha), what)
+            computed += both_or_neither(lambda: getattr(torch, op)(x, 3, alpha=alpha),
+                                        lambda: getattr(ours, op)(x, 3, alpha=alpha),
+                                        what + " Scalar")
+    assert computed > 100
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__, "-q", "-p", "no:cacheprovider"]))

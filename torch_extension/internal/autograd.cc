@@ -1,31 +1,343 @@
-// Autograd for the extension's ops.
+// Autograd for the extension's ops, as PyTorch's generated VariableType
+// code does it for aten's: a graph node per differentiable call whose
+// backward follows derivatives.yaml's formulas for the same ops, and whose
+// gradients reach each operand by the library's gradient rules
+// (GradientDType: the operand's own dtype, the real part for a real operand
+// of a complex result, summed over the dimensions it was broadcast along).
 
 #include "torch_extension/internal/autograd.h"
 
+#include <ATen/ExpandUtils.h>
 #include <torch/csrc/autograd/VariableTypeUtils.h>
+#include <torch/csrc/autograd/functions/basic_ops.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "absl/container/inlined_vector.h"
+#include "oneflow_promote/functional/op_rules.h"
+#include "oneflow_promote/functional/torch_tensor_traits.h"
+#include "torch_extension/internal/kernels.h"
 
 namespace oneflow_promote::torch_extension {
 namespace {
 
-bool AnyRequiresGrad(const OpCall& call) {
+using functional::Op;
+using torch::autograd::Node;
+using torch::autograd::SavedVariable;
+using torch::autograd::variable_list;
+
+// The pointer type of a graph node in this torch (std::shared_ptr before
+// torch 2.12, c10::intrusive_ptr after).
+using NodePtr = std::decay_t<decltype(std::declval<torch::autograd::Edge>().function)>;
+
+template <typename T, typename... Args>
+NodePtr MakeNode(Args&&... args) {
+  if constexpr (std::is_same_v<NodePtr, std::shared_ptr<Node>>) {
+    return std::make_shared<T>(std::forward<Args>(args)...);
+  } else {
+    return c10::make_intrusive<T>(std::forward<Args>(args)...);
+  }
+}
+
+// What backward does for an op.
+enum class Formula : uint8_t {
+  kArithmetic,      // derivatives.yaml's formula for the op
+  kZeros,           // zero gradients (in-place comparisons, as torch's eq_)
+  kNotImplemented,  // backward raises (floor_divide)
+};
+
+// Whether backward reads the operands' values (saved for it).
+bool ReadsOperands(Op op) {
+  switch (op) {
+    case Op::kMul:
+    case Op::kDiv:
+    case Op::kRemainder:
+    case Op::kMaximum:
+    case Op::kMinimum:
+    case Op::kAtan2:
+    case Op::kWhere:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsComparison(Op op) {
+  return op == Op::kEq || op == Op::kNe || op == Op::kLt || op == Op::kLe || op == Op::kGt ||
+         op == Op::kGe;
+}
+
+bool AnyOperandRequiresGrad(const OpCall& call) {
   if (!torch::autograd::GradMode::is_enabled()) return false;
   for (const Operand& operand : call.operands) {
     if (operand.tensor != nullptr && operand.tensor->requires_grad()) return true;
   }
-  return call.destination.defined() && call.destination.requires_grad();
+  return false;
+}
+
+// The node of one call: its operands (tensors saved where backward reads
+// them, Python scalars as values), the gradient dtype and shape of each.
+class OpBackward final : public Node {
+ public:
+  OpBackward(const OpCall& call, Formula formula, const functional::OpDTypes& dtypes)
+      : op_(call.op), base_(call.overload->base), formula_(formula), alpha_(call.alpha) {
+    absl::InlinedVector<oneflow_promote::Operand, 3> rule_operands;
+    for (const Operand& operand : call.operands) {
+      rule_operands.push_back(operand.tensor != nullptr
+                                  ? oneflow_promote::Operand::Tensor(
+                                        *FromTorchScalarType(operand.tensor->scalar_type()),
+                                        operand.tensor->dim())
+                                  : ScalarOperand(operand.scalar));
+    }
+    for (size_t i = 0; i < call.operands.size(); ++i) {
+      OperandInfo info;
+      const Operand& operand = call.operands[i];
+      info.scalar = operand.scalar;
+      if (operand.tensor != nullptr) {
+        info.is_tensor = true;
+        info.sizes = operand.tensor->sym_sizes().vec();
+        info.options = operand.tensor->options();
+        const std::optional<DType> gradient =
+            functional::GradientDType(functional::RuleOf(op_), rule_operands, i, dtypes);
+        if (gradient.has_value()) info.gradient = *ToTorchScalarType(*gradient);
+      }
+      operands_.push_back(std::move(info));
+    }
+  }
+
+  // Saves operand i's value for backward: `value` is the operand itself, or
+  // a copy of self made before an in-place op overwrote it.
+  void Save(size_t i, const at::Tensor& value) {
+    operands_[i].saved = SavedVariable(value, /*is_output=*/false);
+  }
+
+  std::string name() const override { return "oneflow_promote::" + base_ + "_backward"; }
+
+  void release_variables() override {
+    for (OperandInfo& operand : operands_) operand.saved.reset_data();
+  }
+
+  variable_list apply(variable_list&& grads) override {
+    variable_list gradients(operands_.size());
+    const at::Tensor& grad = grads[0];
+    if (!grad.defined()) return gradients;
+    for (size_t i = 0; i < operands_.size(); ++i) {
+      const OperandInfo& operand = operands_[i];
+      if (!operand.gradient.has_value() || !task_should_compute_output(i)) continue;
+      at::Tensor g = formula_ == Formula::kArithmetic
+                         ? Gradient(i, grad)
+                         : at::zeros_like(grad, grad.options().dtype(*operand.gradient));
+      // The library's rule: a real operand of a complex result receives the
+      // real part; the sum over broadcast dimensions runs in the gradient's
+      // dtype, then the operand's dtype (the order of torch's engine).
+      if (g.is_complex() && !at::isComplexType(*operand.gradient)) g = at::real(g);
+      g = at::sum_to(g, operand.sizes);
+      if (g.scalar_type() != *operand.gradient) g = g.to(*operand.gradient);
+      gradients[i] = std::move(g);
+    }
+    return gradients;
+  }
+
+ private:
+  struct OperandInfo {
+    bool is_tensor = false;
+    c10::Scalar scalar;
+    SavedVariable saved;
+    std::vector<c10::SymInt> sizes;
+    at::TensorOptions options;
+    std::optional<at::ScalarType> gradient;  // none: the operand receives none
+  };
+
+  // Operand i as backward reads it. Only `other` (where: self and other)
+  // can be a Python scalar; it stays a Scalar, so that at:: picks the Scalar
+  // overloads, as derivatives.yaml's formulas for aten's Scalar overloads
+  // do (a wrapped-number tensor would become a Python number in a traced
+  // graph and reach a Tensor overload).
+  at::Tensor Tensor(size_t i) const { return operands_[i].saved.unpack(); }
+  bool IsScalar(size_t i) const { return !operands_[i].is_tensor; }
+  const c10::Scalar& Scalar(size_t i) const { return operands_[i].scalar; }
+
+  // The gradient operand i receives before the library's rule converts it,
+  // by derivatives.yaml's formula for the same aten op.
+  at::Tensor Gradient(size_t i, const at::Tensor& grad) const {
+    switch (op_) {
+      case Op::kAdd:
+      case Op::kSub: {
+        if (i == 0) return grad;
+        const at::Tensor signed_grad = op_ == Op::kSub ? -grad : grad;
+        if (!alpha_.has_value() || alpha_->equal(1)) return signed_grad;
+        return signed_grad * alpha_->conj();
+      }
+      case Op::kMul:
+        if (i == 0 && IsScalar(1)) return grad * Scalar(1).conj();
+        return grad * Tensor(1 - i).conj();
+      case Op::kDiv:
+        if (i == 0) return IsScalar(1) ? grad / Scalar(1).conj() : grad / Tensor(1).conj();
+        return -grad * ((Tensor(0) / Tensor(1)) / Tensor(1)).conj();
+      case Op::kDivFloor:
+      case Op::kDivTrunc:
+        return at::zeros_like(grad, grad.options().dtype(*operands_[i].gradient));
+      case Op::kRemainder:
+        if (i == 0) return grad;
+        return -grad * Tensor(0).div(Tensor(1), "floor");
+      case Op::kMaximum:
+      case Op::kMinimum: {
+        // Ties split the gradient in two (torch's rule); elsewhere it goes
+        // to the operand that won.
+        const at::Tensor self = Tensor(0);
+        const bool scalar = IsScalar(1);
+        const at::Tensor tie = scalar ? self == Scalar(1) : self == Tensor(1);
+        const at::Tensor below = scalar ? self < Scalar(1) : self < Tensor(1);
+        const at::Tensor above = scalar ? self > Scalar(1) : self > Tensor(1);
+        const bool self_loses_below = op_ == Op::kMaximum;
+        return at::where(tie, grad / 2, grad)
+            .masked_fill((i == 0) == self_loses_below ? below : above, 0);
+      }
+      case Op::kAtan2: {
+        const at::Tensor self = Tensor(0);
+        if (IsScalar(1)) {
+          const double other = Scalar(1).toDouble();
+          return grad * other * (self * self + other * other).reciprocal();
+        }
+        const at::Tensor other = Tensor(1);
+        const at::Tensor reciprocal = (self * self + other * other).reciprocal();
+        return i == 0 ? grad * other * reciprocal : grad * -self * reciprocal;
+      }
+      case Op::kWhere: {
+        const at::Tensor condition = Tensor(0);
+        return i == 1 ? at::where(condition, grad, 0) : at::where(condition, 0, grad);
+      }
+      default:
+        TORCH_CHECK(false, "no derivative for oneflow_promote::", base_);
+    }
+  }
+
+  Op op_;
+  std::string base_;
+  Formula formula_;
+  std::optional<c10::Scalar> alpha_;
+  absl::InlinedVector<OperandInfo, 3> operands_;
+};
+
+torch::autograd::edge_list NextEdges(const OpCall& call) {
+  torch::autograd::edge_list edges;
+  for (const Operand& operand : call.operands) {
+    edges.push_back(operand.tensor != nullptr ? torch::autograd::impl::gradient_edge(*operand.tensor)
+                                              : torch::autograd::Edge());
+  }
+  return edges;
+}
+
+// The node for a call, or null where no gradient flows: the formula, and
+// the dtypes of the result the gradient arrives in.
+NodePtr MakeBackward(const OpCall& call, Formula formula, const functional::OpDTypes& dtypes) {
+  if (formula == Formula::kNotImplemented) {
+    return MakeNode<torch::autograd::NotImplemented>("oneflow_promote::" + call.overload->base,
+                                                     NextEdges(call));
+  }
+  NodePtr node = MakeNode<OpBackward>(call, formula, dtypes);
+  node->set_next_edges(NextEdges(call));
+  return node;
+}
+
+OpBackward& AsOpBackward(const NodePtr& node) { return static_cast<OpBackward&>(*node); }
+
+// The call below autograd: the Autograd keys off, ADInplaceOrView on (it
+// counts the writes of out= and in-place calls).
+void Redispatch(const c10::OperatorHandle& op, c10::DispatchKeySet keys,
+                torch::jit::Stack* stack) {
+  const at::AutoDispatchBelowAutograd guard;
+  op.redispatchBoxed(keys & c10::after_autograd_keyset, stack);
+}
+
+// A call that returns a new tensor (functional overloads, out=None).
+void RunFunctional(const OpCall& call, const c10::OperatorHandle& op, c10::DispatchKeySet keys,
+                   torch::jit::Stack* stack) {
+  if (!AnyOperandRequiresGrad(call)) return Redispatch(op, keys, stack);
+  // Only the dtypes matter here: the kernel below checks values.
+  const functional::OpDTypes dtypes = InferDTypes(call, functional::Elements::kNone);
+  if (!functional::ResultRequiresGrad(dtypes)) return Redispatch(op, keys, stack);
+  const Formula formula = functional::RuleOf(call.op).derivative ==
+                                  functional::Derivative::kNotImplemented
+                              ? Formula::kNotImplemented
+                              : Formula::kArithmetic;
+  NodePtr node = MakeBackward(call, formula, dtypes);
+  if (formula == Formula::kArithmetic && ReadsOperands(call.op)) {
+    for (size_t i = 0; i < call.operands.size(); ++i) {
+      if (call.operands[i].tensor != nullptr) AsOpBackward(node).Save(i, *call.operands[i].tensor);
+    }
+  }
+  Redispatch(op, keys, stack);
+  torch::autograd::set_history(stack->back().toTensor(), node);
+}
+
+// self.op_(other): the gradient arrives in self's dtype. Logical ops leave
+// self's history as it was and comparisons give zeros, as torch's do.
+void RunInPlace(const OpCall& call, const c10::OperatorHandle& op, c10::DispatchKeySet keys,
+                torch::jit::Stack* stack) {
+  const at::Tensor self = call.destination;
+  const bool differentiable = at::isFloatingType(self.scalar_type()) ||
+                              at::isComplexType(self.scalar_type());
+  const bool logical = functional::RuleOf(call.op).kind == functional::PromotionKind::kAlwaysBool &&
+                       !IsComparison(call.op);
+  const bool requires_grad = differentiable && !logical && AnyOperandRequiresGrad(call);
+  torch::autograd::check_inplace(self, requires_grad);
+  if (!requires_grad) return Redispatch(op, keys, stack);
+  Formula formula = Formula::kArithmetic;
+  if (IsComparison(call.op)) formula = Formula::kZeros;
+  if (functional::RuleOf(call.op).derivative == functional::Derivative::kNotImplemented) {
+    formula = Formula::kNotImplemented;
+  }
+  functional::OpDTypes dtypes = InferDTypes(call, functional::Elements::kNone);
+  // The gradient arrives in self's dtype.
+  dtypes.result = *FromTorchScalarType(self.scalar_type());
+  NodePtr node = MakeBackward(call, formula, dtypes);
+  if (formula == Formula::kArithmetic && ReadsOperands(call.op)) {
+    // A copy with its own history, so that double backward reaches self.
+    AsOpBackward(node).Save(0, self.clone());
+    for (size_t i = 1; i < call.operands.size(); ++i) {
+      if (call.operands[i].tensor != nullptr) AsOpBackward(node).Save(i, *call.operands[i].tensor);
+    }
+  }
+  Redispatch(op, keys, stack);
+  torch::autograd::rebase_history(self, node);
 }
 
 }  // namespace
 
 void RunAutograd(const OpCall& call, const c10::OperatorHandle& op, c10::DispatchKeySet keys,
                  torch::jit::Stack* stack) {
-  if (call.overload->variant == Variant::kOut && call.destination.defined()) {
-    TORCH_CHECK(!AnyRequiresGrad(call), call.overload->base,
-                "(): functions with out=... arguments don't support automatic differentiation, "
-                "but one of the arguments requires grad.");
+  switch (call.overload->variant) {
+    case Variant::kInPlace:
+      return RunInPlace(call, op, keys, stack);
+    case Variant::kOut:
+      if (call.destination.defined()) break;
+      [[fallthrough]];  // out=None: a new tensor
+    case Variant::kFunctional:
+      return RunFunctional(call, op, keys, stack);
   }
-  const at::AutoDispatchBelowADInplaceOrView guard;
-  op.redispatchBoxed(keys & c10::after_autograd_keyset, stack);
+  // out=: torch refuses operands that require grad where the op has a
+  // derivative, and leaves floor_divide's out= with a node that raises.
+  const bool requires_grad =
+      torch::autograd::GradMode::is_enabled() &&
+      (AnyOperandRequiresGrad(call) || call.destination.requires_grad());
+  if (!requires_grad) return Redispatch(op, keys, stack);
+  const functional::OpDTypes dtypes = InferDTypes(call, functional::Elements::kNone);
+  if (!functional::ResultRequiresGrad(dtypes)) return Redispatch(op, keys, stack);
+  const bool not_implemented =
+      functional::RuleOf(call.op).derivative == functional::Derivative::kNotImplemented;
+  TORCH_CHECK(not_implemented, call.overload->base,
+              "(): functions with out=... arguments don't support automatic differentiation, "
+              "but one of the arguments requires grad.");
+  const at::Tensor out = call.destination;
+  NodePtr node = MakeBackward(call, Formula::kNotImplemented, dtypes);
+  Redispatch(op, keys, stack);
+  torch::autograd::rebase_history(out, node);
 }
 
 void CountWrite(const at::Tensor& destination, const c10::OperatorHandle& op,

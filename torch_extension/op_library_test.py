@@ -60,6 +60,10 @@ def sample_args(overload, requires_grad=False):
                 args.append(2)
             else:
                 args.append(self_ if argument.name == "self" else other)
+        elif argument.name == "alpha":
+            args.append(2)
+        elif argument.name == "rounding_mode":
+            args.append("floor")
         elif argument.name == "out":
             # Of the result's shape: a custom op may not resize its
             # arguments under torch.compile (eager resizes, as torch does).
@@ -69,9 +73,14 @@ def sample_args(overload, requires_grad=False):
 
 def torch_result(base, args):
     fn = torch.where if base == "where" else getattr(torch, base)
+    # alpha and rounding_mode are keywords in torch.
+    kwargs = {}
+    if len(args) == 3 and base in ("add", "sub", "div"):
+        kwargs = {"alpha" if base != "div" else "rounding_mode": args[2]}
+        args = args[:2]
     with torch.no_grad():
         try:
-            return fn(*args)
+            return fn(*args, **kwargs)
         except TypeError:  # maximum, minimum: no Scalar overload in torch
             return fn(*[torch.tensor(a) if isinstance(a, int) else a for a in args])
 
@@ -129,7 +138,8 @@ def compiled_program(a, b, c):
     t = ours.where(ours.gt(s, 1), s, ours.div(c, 3, rounding_mode="floor"))
     u = ours.mul(t, 0.5)
     ours.sub_(u, c)
-    return ours.maximum(u, b), ours.eq(t, a)
+    v = ours.div(ours.add(u, b), ours.sub(c, 4, alpha=1))  # alpha's and rounding_mode's defaults
+    return ours.maximum(u, b), ours.eq(t, a), v
 
 
 def compiled_inputs():

@@ -12,7 +12,9 @@
 //    torch.compile and torch.export;
 //  - Autograd: gradients by the library's gradient rules;
 //  - ADInplaceOrView: out= and in-place calls count a write of the tensor
-//    they write (its version).
+//    they write (its version);
+//  - Functionalize: out= and in-place calls become their functional
+//    overload and a copy, for compiled graphs.
 //
 //   torch.ops.load_library(".../_C.so")  # or: import oneflow_promote_torch
 //   torch.ops.oneflow_promote.add(torch.ones(3, dtype=torch.int8), 2.5)  # float32
@@ -22,6 +24,8 @@
 #include <torch/library.h>
 
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +34,7 @@
 #include "oneflow_promote/functional/torch_tensor_traits.h"
 #include "oneflow_promote/sbp/sbp.h"
 #include "torch_extension/internal/autograd.h"
+#include "torch_extension/internal/functionalize.h"
 #include "torch_extension/internal/kernels.h"
 #include "torch_extension/internal/overloads.h"
 
@@ -87,6 +92,26 @@ class InplaceOrViewKernel final : public c10::OperatorKernel {
 
  private:
   const Overload& overload_;
+};
+
+class FunctionalizeKernel final : public c10::OperatorKernel {
+ public:
+  explicit FunctionalizeKernel(const Overload& overload) : overload_(overload) {}
+  void operator()(const c10::OperatorHandle& op, c10::DispatchKeySet keys,
+                  torch::jit::Stack* stack) {
+    std::call_once(found_, [&] {
+      const std::string& name = overload_.functional;
+      const size_t dot = name.find('.');
+      functional_ = c10::Dispatcher::singleton().findSchemaOrThrow(
+          ("oneflow_promote::" + name.substr(0, dot)).c_str(), name.substr(dot + 1).c_str());
+    });
+    Functionalize(ReadCall(overload_, *stack), *functional_, op, keys, stack);
+  }
+
+ private:
+  const Overload& overload_;
+  std::once_flag found_;
+  std::optional<c10::OperatorHandle> functional_;
 };
 
 template <typename Kernel>
@@ -154,6 +179,9 @@ TORCH_LIBRARY_IMPL(oneflow_promote, Meta, m) { RegisterEach<BelowAutogradKernel<
 TORCH_LIBRARY_IMPL(oneflow_promote, Autograd, m) { RegisterEach<AutogradKernel>(m); }
 TORCH_LIBRARY_IMPL(oneflow_promote, ADInplaceOrView, m) {
   RegisterEach<InplaceOrViewKernel>(m, /*writing_only=*/true);
+}
+TORCH_LIBRARY_IMPL(oneflow_promote, Functionalize, m) {
+  RegisterEach<FunctionalizeKernel>(m, /*writing_only=*/true);
 }
 
 }  // namespace oneflow_promote::torch_extension

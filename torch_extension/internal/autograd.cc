@@ -248,20 +248,25 @@ NodePtr MakeBackward(const OpCall& call, Formula formula, const functional::OpDT
 OpBackward& AsOpBackward(const NodePtr& node) { return static_cast<OpBackward&>(*node); }
 
 // The call below autograd: the Autograd keys off, ADInplaceOrView on (it
-// counts the writes of out= and in-place calls).
-void Redispatch(const c10::OperatorHandle& op, c10::DispatchKeySet keys,
+// counts the writes of out= and in-place calls). Those return their
+// destination itself, as the schema says, whatever the layers below
+// returned (functionalization returns a new tensor holding the value).
+void Redispatch(const OpCall& call, const c10::OperatorHandle& op, c10::DispatchKeySet keys,
                 torch::jit::Stack* stack) {
-  const at::AutoDispatchBelowAutograd guard;
-  op.redispatchBoxed(keys & c10::after_autograd_keyset, stack);
+  {
+    const at::AutoDispatchBelowAutograd guard;
+    op.redispatchBoxed(keys & c10::after_autograd_keyset, stack);
+  }
+  if (call.destination.defined()) stack->back() = call.destination;
 }
 
 // A call that returns a new tensor (functional overloads, out=None).
 void RunFunctional(const OpCall& call, const c10::OperatorHandle& op, c10::DispatchKeySet keys,
                    torch::jit::Stack* stack) {
-  if (!AnyOperandRequiresGrad(call)) return Redispatch(op, keys, stack);
+  if (!AnyOperandRequiresGrad(call)) return Redispatch(call, op, keys, stack);
   // Only the dtypes matter here: the kernel below checks values.
   const functional::OpDTypes dtypes = InferDTypes(call, functional::Elements::kNone);
-  if (!functional::ResultRequiresGrad(dtypes)) return Redispatch(op, keys, stack);
+  if (!functional::ResultRequiresGrad(dtypes)) return Redispatch(call, op, keys, stack);
   const Formula formula = functional::RuleOf(call.op).derivative ==
                                   functional::Derivative::kNotImplemented
                               ? Formula::kNotImplemented
@@ -272,7 +277,7 @@ void RunFunctional(const OpCall& call, const c10::OperatorHandle& op, c10::Dispa
       if (call.operands[i].tensor != nullptr) AsOpBackward(node).Save(i, *call.operands[i].tensor);
     }
   }
-  Redispatch(op, keys, stack);
+  Redispatch(call, op, keys, stack);
   torch::autograd::set_history(stack->back().toTensor(), node);
 }
 
@@ -287,7 +292,7 @@ void RunInPlace(const OpCall& call, const c10::OperatorHandle& op, c10::Dispatch
                        !IsComparison(call.op);
   const bool requires_grad = differentiable && !logical && AnyOperandRequiresGrad(call);
   torch::autograd::check_inplace(self, requires_grad);
-  if (!requires_grad) return Redispatch(op, keys, stack);
+  if (!requires_grad) return Redispatch(call, op, keys, stack);
   Formula formula = Formula::kArithmetic;
   if (IsComparison(call.op)) formula = Formula::kZeros;
   if (functional::RuleOf(call.op).derivative == functional::Derivative::kNotImplemented) {
@@ -304,7 +309,7 @@ void RunInPlace(const OpCall& call, const c10::OperatorHandle& op, c10::Dispatch
       if (call.operands[i].tensor != nullptr) AsOpBackward(node).Save(i, *call.operands[i].tensor);
     }
   }
-  Redispatch(op, keys, stack);
+  Redispatch(call, op, keys, stack);
   torch::autograd::rebase_history(self, node);
 }
 
@@ -326,9 +331,9 @@ void RunAutograd(const OpCall& call, const c10::OperatorHandle& op, c10::Dispatc
   const bool requires_grad =
       torch::autograd::GradMode::is_enabled() &&
       (AnyOperandRequiresGrad(call) || call.destination.requires_grad());
-  if (!requires_grad) return Redispatch(op, keys, stack);
+  if (!requires_grad) return Redispatch(call, op, keys, stack);
   const functional::OpDTypes dtypes = InferDTypes(call, functional::Elements::kNone);
-  if (!functional::ResultRequiresGrad(dtypes)) return Redispatch(op, keys, stack);
+  if (!functional::ResultRequiresGrad(dtypes)) return Redispatch(call, op, keys, stack);
   const bool not_implemented =
       functional::RuleOf(call.op).derivative == functional::Derivative::kNotImplemented;
   TORCH_CHECK(not_implemented, call.overload->base,
@@ -336,7 +341,7 @@ void RunAutograd(const OpCall& call, const c10::OperatorHandle& op, c10::Dispatc
               "but one of the arguments requires grad.");
   const at::Tensor out = call.destination;
   NodePtr node = MakeBackward(call, Formula::kNotImplemented, dtypes);
-  Redispatch(op, keys, stack);
+  Redispatch(call, op, keys, stack);
   torch::autograd::rebase_history(out, node);
 }
 
@@ -346,7 +351,9 @@ void CountWrite(const at::Tensor& destination, const c10::OperatorHandle& op,
     const at::AutoDispatchBelowADInplaceOrView guard;
     op.redispatchBoxed(keys & c10::after_ADInplaceOrView_keyset, stack);
   }
-  if (destination.defined()) torch::autograd::increment_version(destination);
+  if (!destination.defined()) return;
+  torch::autograd::increment_version(destination);
+  stack->back() = destination;
 }
 
 }  // namespace oneflow_promote::torch_extension

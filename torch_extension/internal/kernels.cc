@@ -102,8 +102,12 @@ Tensor ViewOf(const at::Tensor& t, size_t position) {
 // and an in-place op cannot change self's shape.
 void CheckDestination(const OpCall& call, DType result, c10::SymIntArrayRef shape) {
   const at::Tensor& destination = call.destination;
-  ThrowIfError(functional::CheckCanCastToOutput(
-      result, DTypeOf(destination.scalar_type(), call.operands.size())));
+  const DType destination_dtype = DTypeOf(destination.scalar_type(), call.operands.size());
+  // torch's where writes only into out= of its result's dtype.
+  TORCH_CHECK(call.op != functional::Op::kWhere || destination_dtype == result,
+              "Expected out type to be ", std::string(Name(result)), " but got ",
+              std::string(Name(destination_dtype)));
+  ThrowIfError(functional::CheckCanCastToOutput(result, destination_dtype));
   if (call.overload->variant == Variant::kInPlace) {
     TORCH_CHECK(destination.sym_sizes().equals(shape), "output with shape ",
                 destination.sym_sizes(), " doesn't match the broadcast shape ", shape);
@@ -261,27 +265,49 @@ at::Tensor RunOnDevice(const OpCall& call) {
   return destination;
 }
 
-at::Tensor RunOnMeta(const OpCall& call) {
+namespace {
+
+// The broadcast shape (symbolic under dynamic shapes) and the dtypes of a
+// call, for the kernels that see no data.
+struct ShapeAndDTypes {
   c10::SymDimVector shape;
+  OpDTypes dtypes;
+};
+
+ShapeAndDTypes InferShapeAndDTypes(const OpCall& call) {
+  ShapeAndDTypes inferred;
   for (const Operand& operand : call.operands) {
     if (operand.tensor != nullptr) {
-      shape = at::infer_size_symdimvector(shape, operand.tensor->sym_sizes());
+      inferred.shape = at::infer_size_symdimvector(inferred.shape, operand.tensor->sym_sizes());
     }
   }
   c10::SymInt numel = 1;
-  for (const c10::SymInt& extent : shape) numel *= extent;
+  for (const c10::SymInt& extent : inferred.shape) numel *= extent;
   const std::optional<int64_t> known = numel.maybe_as_int();
-  const OpDTypes dtypes =
+  inferred.dtypes =
       InferDTypes(call, known.has_value() && *known == 0 ? Elements::kNone : Elements::kSome);
-  const at::ScalarType result_type = TorchType(dtypes.result);
+  return inferred;
+}
+
+}  // namespace
+
+at::Tensor RunOnMeta(const OpCall& call) {
+  const ShapeAndDTypes inferred = InferShapeAndDTypes(call);
   if (!call.destination.defined()) {
-    return at::empty_symint(shape, at::TensorOptions().dtype(result_type).device(c10::kMeta));
+    return at::empty_symint(inferred.shape, at::TensorOptions()
+                                                .dtype(TorchType(inferred.dtypes.result))
+                                                .device(c10::kMeta));
   }
-  CheckDestination(call, dtypes.result, shape);
+  CheckDestination(call, inferred.dtypes.result, inferred.shape);
   if (call.overload->variant == Variant::kOut) {
-    at::native::resize_output_symint(call.destination, shape);
+    at::native::resize_output_symint(call.destination, inferred.shape);
   }
   return call.destination;
+}
+
+void CheckDestinationOf(const OpCall& call) {
+  const ShapeAndDTypes inferred = InferShapeAndDTypes(call);
+  CheckDestination(call, inferred.dtypes.result, inferred.shape);
 }
 
 }  // namespace oneflow_promote::torch_extension

@@ -32,6 +32,10 @@ at::Tensor RunOnDevice(const OpCall& call);
 // The same call on meta tensors: the same checks but overlap, and no data.
 at::Tensor RunOnMeta(const OpCall& call);
 
+// The checks of an out= or in-place call on its destination (dtypes,
+// canCast, an in-place op's shape), on tensors of any device.
+void CheckDestinationOf(const OpCall& call);
+
 }  // namespace oneflow_promote::torch_extension
 
 #endif  // ONEFLOW_PROMOTE_TORCH_EXTENSION_INTERNAL_KERNELS_H_

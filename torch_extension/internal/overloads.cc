@@ -35,11 +35,12 @@ Overload Make(const std::string& base, const std::string& overload_name, Op op, 
     const bool mutated = variant == Variant::kInPlace && i == 0;
     positional.push_back(absl::StrCat(type, mutated ? "(a!) " : " ", name));
   }
-  // Positional, where aten has alpha and rounding_mode keyword-only after a
-  // Tensor: torch.compile's inductor (2.15) passes keyword arguments of a
-  // custom op twice when it calls the op's out= variant.
-  if (alpha) positional.push_back("Scalar alpha=1");
-  if (rounding_mode) positional.push_back("str? rounding_mode=None");
+  // Required, in overloads of their own, where aten has defaults (alpha=1,
+  // rounding_mode=None): torch.compile's inductor (2.15) calls a custom
+  // op's out= variant in place of the op and passes an argument that has
+  // its default value twice, by position and by keyword.
+  if (alpha) positional.push_back("Scalar alpha");
+  if (rounding_mode) positional.push_back("str? rounding_mode");
   if (variant == Variant::kOut) keyword.push_back("Tensor(a!) out");
   std::string arguments = absl::StrJoin(positional, ", ");
   if (!keyword.empty()) absl::StrAppend(&arguments, ", *, ", absl::StrJoin(keyword, ", "));
@@ -55,6 +56,7 @@ Overload Make(const std::string& base, const std::string& overload_name, Op op, 
   overload.scalar = std::move(scalar);
   overload.alpha = alpha;
   overload.rounding_mode = rounding_mode;
+  overload.functional = absl::StrCat(base, ".", overload_name);
   return overload;
 }
 
@@ -84,9 +86,21 @@ std::vector<Overload> MakeOverloads() {
   };
   std::vector<Overload> overloads;
   for (const Spec& s : kBinary) {
+    // Each overload, and for add, sub and div its twin with alpha or
+    // rounding_mode ("Tensor_mode", "Scalar_mode_out", as aten names div's).
+    const char* suffix = s.alpha ? "alpha" : s.rounding_mode ? "mode" : nullptr;
     const auto add = [&](const char* overload_name, Variant variant, bool scalar_other) {
+      const std::string functional = scalar_other ? "Scalar" : "Tensor";
       overloads.push_back(Make(s.name, overload_name, s.op, variant, {false, scalar_other},
-                               s.alpha, s.rounding_mode));
+                               false, false));
+      overloads.back().functional = absl::StrCat(s.name, ".", functional);
+      if (suffix == nullptr) return;
+      const std::string name = overload_name;
+      const std::string twin = name == "Scalar_out" ? absl::StrCat("Scalar_", suffix, "_out")
+                                                    : absl::StrCat(name, "_", suffix);
+      overloads.push_back(Make(s.name, twin, s.op, variant, {false, scalar_other}, s.alpha,
+                               s.rounding_mode));
+      overloads.back().functional = absl::StrCat(s.name, ".", functional, "_", suffix);
     };
     add("Tensor", Variant::kFunctional, false);
     add("Scalar", Variant::kFunctional, true);
@@ -107,6 +121,7 @@ std::vector<Overload> MakeOverloads() {
   where("ScalarOther", Variant::kFunctional, false, true);
   where("Scalar", Variant::kFunctional, true, true);
   where("self_out", Variant::kOut, false, false);
+  overloads.back().functional = "where.self";
   return overloads;
 }
 

@@ -26,9 +26,9 @@ enum class Variant : uint8_t {
   kInPlace,     // into self (add_)
 };
 
-// One overload, e.g. add.Scalar_out(Tensor self, Scalar other, Scalar
-// alpha=1, *, Tensor(a!) out) -> Tensor(a!). Its arguments on the stack
-// are the operands, then alpha, then rounding_mode, then out.
+// One overload, e.g. add.Scalar_alpha_out(Tensor self, Scalar other,
+// Scalar alpha, *, Tensor(a!) out) -> Tensor(a!). Its arguments on the
+// stack are the operands, then alpha, then rounding_mode, then out.
 struct Overload {
   std::string name;    // "add.Scalar_out"
   std::string schema;  // the schema, name included
@@ -39,6 +39,9 @@ struct Overload {
   absl::InlinedVector<bool, 3> scalar;
   bool alpha = false;          // add, sub
   bool rounding_mode = false;  // div
+  // The functional overload computing the same ("add.Tensor" for add_.Tensor
+  // and add.out): what functionalization runs in place of this one.
+  std::string functional;
   // The number of arguments on the stack.
   size_t arguments() const { return scalar.size() + alpha + rounding_mode + (variant == Variant::kOut); }
 };

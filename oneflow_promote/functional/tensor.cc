@@ -82,8 +82,10 @@ absl::StatusOr<Tensor> Tensor::View(void* data, DType dtype, absl::Span<const in
   tensor.strides_ = ContiguousStrides(shape);
   tensor.buffer_bytes_ = std::max<int64_t>(*count * static_cast<int64_t>(ItemSize(dtype)), 1);
   tensor.device_ = Device{device.kind, device.ordinal, nullptr, 0};
-  // Not owned: the deleter does nothing; the caller keeps the memory alive.
-  tensor.buffer_ = std::shared_ptr<std::byte[]>(static_cast<std::byte*>(data), [](std::byte*) {});
+  // Not owned: a pointer with no owner (shared_ptr's aliasing constructor),
+  // so making the view allocates nothing; the caller keeps the memory alive.
+  tensor.buffer_ = std::shared_ptr<std::byte[]>(std::shared_ptr<std::byte[]>(),
+                                                static_cast<std::byte*>(data));
   return tensor;
 }
 

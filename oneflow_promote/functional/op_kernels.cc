@@ -206,8 +206,10 @@ DType InputDType(Op op, DType compute, absl::Span<const Tensor> inputs, size_t i
 
 bool CanFuseCasts(absl::Span<const Tensor> inputs, absl::Span<const int64_t> shape) {
   for (const Tensor& input : inputs) {
-    if (input.numel() == 1) continue;
-    if (!input.is_contiguous() || input.shape() != shape) return false;
+    // The output's shape and contiguous (the common case, tested first), or
+    // one element.
+    if (input.shape() == shape && input.is_contiguous()) continue;
+    if (input.numel() != 1) return false;
   }
   return true;
 }
@@ -294,7 +296,11 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
   if (n == 0) return absl::OkStatus();
   const size_t count = inputs.size();
   DType needed[kMaxInputs];  // the dtype the kernel reads each input as
-  for (size_t i = 0; i < count; ++i) needed[i] = InputDType(op, compute, inputs, i);
+  bool single[kMaxInputs];   // one element
+  for (size_t i = 0; i < count; ++i) {
+    needed[i] = InputDType(op, compute, inputs, i);
+    single[i] = inputs[i].numel() == 1;
+  }
   const size_t out_size = ItemSize(out.dtype());
   char* out_bytes = static_cast<char*>(out.data());
   std::atomic<bool> zero_division{false};
@@ -305,7 +311,7 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
     alignas(16) unsigned char scalar_values[kMaxInputs][16];
     const void* scalar_pointers[kMaxInputs] = {};
     for (size_t i = 0; i < count; ++i) {
-      if (inputs[i].numel() != 1) continue;
+      if (!single[i]) continue;
       if (absl::Status s = CastElements(inputs[i].data(), inputs[i].dtype(), scalar_values[i],
                                         needed[i], 1);
           !s.ok()) {
@@ -317,8 +323,8 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
     // Outputs as large as the cast kernels stream are computed a block at a
     // time in L1 and streamed out from there (StreamOut).
     int64_t read_bytes = 0;
-    for (const Tensor& input : inputs) {
-      if (input.numel() != 1) read_bytes += n * static_cast<int64_t>(ItemSize(input.dtype()));
+    for (size_t i = 0; i < count; ++i) {
+      if (!single[i]) read_bytes += n * static_cast<int64_t>(ItemSize(inputs[i].dtype()));
     }
     const bool stream =
         cast_internal::StreamsDestination(read_bytes, n * static_cast<int64_t>(out_size));
@@ -362,7 +368,7 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
     Tensor contiguous[kMaxInputs];
     TensorDims strides[kMaxInputs];
     for (size_t i = 0; i < count; ++i) {
-      if (inputs[i].dtype() != needed[i] && inputs[i].numel() == 1) {
+      if (inputs[i].dtype() != needed[i] && single[i]) {
         // A single element of another dtype (a Python scalar) converts here.
         absl::StatusOr<Tensor> converted = inputs[i].To(needed[i], context);
         if (!converted.ok()) return converted.status();

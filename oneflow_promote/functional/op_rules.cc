@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -461,9 +462,13 @@ absl::StatusOr<std::vector<int64_t>> BroadcastShapes(
     absl::Span<const absl::Span<const int64_t>> shapes) {
   size_t rank = 0;
   for (const auto& shape : shapes) rank = std::max(rank, shape.size());
+  // Equal shapes, the common case, broadcast to themselves.
+  bool equal = true;
+  for (const auto& shape : shapes) equal &= shape == shapes[0];
+  if (equal && !shapes.empty()) return std::vector<int64_t>(shapes[0].begin(), shapes[0].end());
   std::vector<int64_t> out(rank, 1);
   // Which operand set each output extent, for the message ("a", "b", ...).
-  std::vector<size_t> setter(rank, 0);
+  absl::InlinedVector<size_t, 8> setter(rank, 0);
   for (size_t k = 0; k < rank; ++k) {
     const size_t out_dim = rank - 1 - k;
     for (size_t i = 0; i < shapes.size(); ++i) {

@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "kernels/convert.h"
+#include "oneflow_promote/functional/internal/op_blocks.h"
 
 namespace oneflow_promote::functional {
 namespace {
@@ -146,6 +147,42 @@ TEST(FunctionalCallOutWithDTypes, WritesWhatCallOutWrites) {
   const OpDTypes float32 = {DType::kFloat32, DType::kFloat32, DType::kFloat32};
   EXPECT_EQ(CallOutWithDTypes(Op::kAdd, inputs, float32, out, negative).code(),
             absl::StatusCode::kInvalidArgument);
+}
+
+// On x86-64 the binary loops run as AVX2 code where the processor has it:
+// every binary op on every pair of dtypes, contiguous and with a broadcast
+// row and a single element, must give the baseline loops' bytes.
+TEST(FunctionalAvx2Blocks, EqualTheBaselineBitForBit) {
+  std::vector<double> values;
+  for (int i = 0; i < 67; ++i) values.push_back((i % 13 - 6) * 0.75 + (i % 5 == 0 ? 1e-3 : 0));
+  const Tensor base = *Tensor::FromValues<double>(values, {67});
+  int compared = 0;
+  for (Op op : kAllOps) {
+    if (OpArity(op) != 2 || op == Op::kDot) continue;
+    for (DType a : kAllDTypes) {
+      for (DType b : kAllDTypes) {
+        const Tensor x = *base.To(a);
+        const Tensor y_full = *base.To(b);
+        // Contiguous, one element, and a stride-0 row (the general loop).
+        for (const Tensor& y : {y_full, *y_full.AsStrided({1}, {1}, 3),
+                                *y_full.AsStrided({67}, {0}, 3)}) {
+          const Tensor inputs[] = {x, y};
+          op_kernels_internal::ForceBaselineBlocks(true);
+          const absl::StatusOr<Tensor> baseline = Call(op, inputs);
+          op_kernels_internal::ForceBaselineBlocks(false);
+          const absl::StatusOr<Tensor> fast = Call(op, inputs);
+          ASSERT_EQ(baseline.ok(), fast.ok());
+          if (!fast.ok()) continue;
+          EXPECT_EQ(std::memcmp(baseline->data(), fast->data(),
+                                fast->numel() * ItemSize(fast->dtype())),
+                    0)
+              << OpName(op) << "(" << Name(a) << ", " << Name(b) << ")";
+          ++compared;
+        }
+      }
+    }
+  }
+  EXPECT_GT(compared, 3000);
 }
 
 TEST(FunctionalNewDTypes, UnsignedWhereTorchHasKernels) {

@@ -3,8 +3,15 @@ process: the median time of each over interleaved rounds, their ratio, and
 torch.add against itself (its A/A ratio, the band inside which a ratio is a
 tie). Prints a Markdown table; docs/integration.md records a run.
 
+With --per-call, the cost of one call on small tensors instead:
+torch.ops.oneflow_promote.add.Tensor against torch.ops.aten.add.Tensor
+through the same torch.ops path, one thread, float32 + float32 (and int8 +
+float32) of 1 to 1,024 elements, in rounds that alternate aten, ours,
+aten, so that drift hits both alike; CPU time of the calling thread.
+
     bazel build //torch_extension:oneflow_promote_torch/_C.so
     PYTHONPATH=torch_extension python3 torch_extension/bench_vs_torch.py [--elements N]
+    PYTHONPATH=torch_extension python3 torch_extension/bench_vs_torch.py --per-call
 """
 
 import argparse
@@ -45,11 +52,50 @@ def median_seconds(fn, rounds):
     return statistics.median(times)
 
 
+def per_call_us(fn, a, b, calls):
+    # The thread's CPU time: on a shared machine, time spent descheduled
+    # does not count against either side.
+    start = time.thread_time()
+    for _ in range(calls):
+        fn(a, b)
+    return (time.thread_time() - start) / calls * 1e6
+
+
+def per_call(rounds, calls):
+    torch.set_num_threads(1)
+    aten = torch.ops.aten.add.Tensor
+    ours = torch.ops.oneflow_promote.add.Tensor
+    print(f"torch {torch.__version__}, {cpu_name()}, one thread, median of {rounds} rounds of "
+          f"{calls} calls\n")
+    print("| a | b | elements | aten.add.Tensor us | ours us | ours / aten time | aten A/A |")
+    print("|---|---|---|---|---|---|---|")
+    for a_dtype in (torch.float32, torch.int8):
+        for n in (1, 16, 64, 256, 1024):
+            a = torch.randint(-100, 100, (n,)).to(a_dtype)
+            b = torch.randn(n)
+            assert torch.equal(ours(a, b), aten(a, b))
+            for fn in (aten, ours):
+                per_call_us(fn, a, b, calls)  # warm up
+            first, mine, second = [], [], []
+            for _ in range(rounds):
+                first.append(per_call_us(aten, a, b, calls))
+                mine.append(per_call_us(ours, a, b, calls))
+                second.append(per_call_us(aten, a, b, calls))
+            t, o, t2 = (statistics.median(x) for x in (first, mine, second))
+            print(f"| {str(a_dtype)[6:]} | float32 | {n} | {t:.2f} | {o:.2f} | {o / t:.2f} | "
+                  f"{t2 / t:.2f} |")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--elements", type=int, default=1 << 24)
     parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--per-call", action="store_true")
+    parser.add_argument("--calls", type=int, default=2000)
     args = parser.parse_args()
+    if args.per_call:
+        per_call(args.rounds, args.calls)
+        return
     n = args.elements
     print(f"torch {torch.__version__}, {cpu_name()}, {n} elements, median of {args.rounds}\n")
     print("| a | b | threads | torch.add ms | ours ms | ours / torch speed | torch A/A |")

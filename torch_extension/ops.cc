@@ -75,7 +75,7 @@ class AutogradKernel final : public c10::OperatorKernel {
   explicit AutogradKernel(const Overload& overload) : overload_(overload) {}
   void operator()(const c10::OperatorHandle& op, c10::DispatchKeySet keys,
                   torch::jit::Stack* stack) {
-    RunAutograd(ReadCall(overload_, *stack), op, keys, stack);
+    RunAutograd(overload_, op, keys, stack);
   }
 
  private:

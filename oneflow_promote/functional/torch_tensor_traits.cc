@@ -48,20 +48,34 @@ constexpr DTypePair kPairs[] = {
     {DType::kFloat8E8M0FNU, at::ScalarType::Float8_e8m0fnu},
 };
 
+// kPairs indexed both ways, as the extension looks dtypes up on every call.
+struct DTypeTables {
+  std::optional<at::ScalarType> torch[256];
+  std::optional<DType> ours[static_cast<size_t>(at::ScalarType::NumOptions)];
+};
+
+const DTypeTables& Tables() {
+  static const DTypeTables tables = [] {
+    DTypeTables t;
+    for (const DTypePair& pair : kPairs) {
+      t.torch[static_cast<uint8_t>(pair.dtype)] = pair.torch;
+      t.ours[static_cast<size_t>(pair.torch)] = pair.dtype;
+    }
+    return t;
+  }();
+  return tables;
+}
+
 }  // namespace
 
 std::optional<at::ScalarType> ToTorchScalarType(DType dtype) {
-  for (const DTypePair& pair : kPairs) {
-    if (pair.dtype == dtype) return pair.torch;
-  }
-  return std::nullopt;
+  return Tables().torch[static_cast<uint8_t>(dtype)];
 }
 
 std::optional<DType> FromTorchScalarType(at::ScalarType type) {
-  for (const DTypePair& pair : kPairs) {
-    if (pair.torch == type) return pair.dtype;
-  }
-  return std::nullopt;
+  const size_t index = static_cast<size_t>(type);
+  if (index >= static_cast<size_t>(at::ScalarType::NumOptions)) return std::nullopt;
+  return Tables().ours[index];
 }
 
 Operand ScalarOperand(const c10::Scalar& value) {

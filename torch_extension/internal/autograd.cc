@@ -315,8 +315,24 @@ void RunInPlace(const OpCall& call, const c10::OperatorHandle& op, c10::Dispatch
 
 }  // namespace
 
-void RunAutograd(const OpCall& call, const c10::OperatorHandle& op, c10::DispatchKeySet keys,
-                 torch::jit::Stack* stack) {
+void RunAutograd(const Overload& overload, const c10::OperatorHandle& op,
+                 c10::DispatchKeySet keys, torch::jit::Stack* stack) {
+  // The common case first, without reading the call: a functional call
+  // none of whose tensors requires grad.
+  if (overload.variant == Variant::kFunctional) {
+    bool requires_grad = false;
+    if (torch::autograd::GradMode::is_enabled()) {
+      for (auto it = stack->end() - overload.arguments(); it != stack->end(); ++it) {
+        requires_grad |= it->isTensor() && it->toTensor().requires_grad();
+      }
+    }
+    if (!requires_grad) {
+      const at::AutoDispatchBelowAutograd guard;
+      op.redispatchBoxed(keys & c10::after_autograd_keyset, stack);
+      return;
+    }
+  }
+  const OpCall call = ReadCall(overload, *stack);
   switch (call.overload->variant) {
     case Variant::kInPlace:
       return RunInPlace(call, op, keys, stack);

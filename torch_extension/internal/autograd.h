@@ -12,12 +12,12 @@
 
 namespace oneflow_promote::torch_extension {
 
-// The Autograd kernel: runs the call below autograd (`op` redispatched on
-// `keys`) and leaves its result on the stack, recording the graph where an
-// operand requires grad. out= refuses operands that require grad, as
-// PyTorch's out= functions do.
-void RunAutograd(const OpCall& call, const c10::OperatorHandle& op, c10::DispatchKeySet keys,
-                 torch::jit::Stack* stack);
+// The Autograd kernel of `overload`: runs the call on the stack below
+// autograd (`op` redispatched on `keys`) and leaves its result there,
+// recording the graph where an operand requires grad. out= refuses
+// operands that require grad, as PyTorch's out= functions do.
+void RunAutograd(const Overload& overload, const c10::OperatorHandle& op,
+                 c10::DispatchKeySet keys, torch::jit::Stack* stack);
 
 // The ADInplaceOrView kernel of out= and in-place overloads: runs the call
 // below, then counts the write to `destination` (its version counter).

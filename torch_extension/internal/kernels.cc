@@ -5,6 +5,7 @@
 
 #include "torch_extension/internal/kernels.h"
 
+#include <ATen/EmptyTensor.h>
 #include <ATen/ExpandUtils.h>
 #include <ATen/MemoryOverlap.h>
 #include <ATen/native/Resize.h>
@@ -37,10 +38,12 @@ T ValueOrThrow(absl::StatusOr<T> value) {
 
 // The library's dtype of a torch dtype; an error naming the operand for one
 // the library lacks.
-DType DTypeOf(at::ScalarType type, size_t position) {
+inline DType DTypeOf(at::ScalarType type, size_t position) {
   const std::optional<DType> dtype = FromTorchScalarType(type);
-  TORCH_CHECK(dtype.has_value(), "operand ", position + 1, " has dtype ", c10::toString(type),
-              ", which oneflow_promote does not have");
+  if (C10_UNLIKELY(!dtype.has_value())) {
+    TORCH_CHECK(false, "operand ", position + 1, " has dtype ", c10::toString(type),
+                ", which oneflow_promote does not have");
+  }
   return *dtype;
 }
 
@@ -88,13 +91,16 @@ Tensor ViewOf(const at::Tensor& t, size_t position) {
   }
   TORCH_CHECK(t.is_cpu() || t.is_cuda(), "operand ", position + 1, " is on ", t.device().str(),
               "; only cpu and cuda");
+  const Device device = t.is_cuda() ? Device::Cuda(t.device().index()) : Device::Cpu();
+  const absl::Span<const int64_t> sizes = absl::MakeConstSpan(t.sizes().data(), t.dim());
+  if (t.is_contiguous()) return ValueOrThrow(Tensor::View(t.data_ptr(), dtype, sizes, device));
   // The elements a strided view reaches, from its first one (torch's
   // strides are never negative).
   int64_t extent = 1;
   for (int64_t d = 0; d < t.dim(); ++d) extent += (t.size(d) - 1) * t.stride(d);
-  const Device device = t.is_cuda() ? Device::Cuda(t.device().index()) : Device::Cpu();
   const Tensor storage = ValueOrThrow(Tensor::View(t.data_ptr(), dtype, {extent}, device));
-  return ValueOrThrow(storage.AsStrided(t.sizes().vec(), t.strides().vec(), 0));
+  return ValueOrThrow(
+      storage.AsStrided(sizes, absl::MakeConstSpan(t.strides().data(), t.dim()), 0));
 }
 
 // The checks TensorIterator makes on out= and on self of an in-place op,
@@ -121,6 +127,13 @@ void CheckOverlap(const OpCall& call) {
   for (const Operand& operand : call.operands) {
     if (operand.tensor != nullptr) at::assert_no_partial_overlap(call.destination, *operand.tensor);
   }
+}
+
+// A new contiguous tensor, from PyTorch's allocators (on the CPU without a
+// dispatch, as aten's own kernels allocate their results).
+at::Tensor Empty(at::IntArrayRef shape, at::ScalarType type, const c10::Device& device) {
+  if (device.is_cpu()) return at::detail::empty_cpu(shape, type);
+  return at::empty(shape, at::TensorOptions().dtype(type).device(device));
 }
 
 bool IsOne(const c10::Scalar& alpha) {
@@ -181,12 +194,16 @@ void ThrowIfError(const absl::Status& status) {
 }
 
 OpDTypes InferDTypes(const OpCall& call, Elements elements) {
+  return InferDTypes(call, elements, DefaultDType());
+}
+
+OpDTypes InferDTypes(const OpCall& call, Elements elements, DType default_dtype) {
   absl::InlinedVector<oneflow_promote::Operand, 3> operands;
   for (size_t i = 0; i < call.operands.size(); ++i) {
     operands.push_back(RuleOperand(call.operands[i], i));
   }
   PromotionOptions promotion;
-  promotion.default_dtype = DefaultDType();
+  promotion.default_dtype = default_dtype;
   const OpDTypes dtypes =
       ValueOrThrow(functional::InferOpDTypes(call.op, operands, promotion, elements));
   if (call.alpha.has_value()) {
@@ -201,14 +218,27 @@ at::Tensor RunOnDevice(const OpCall& call) {
   // ADInplaceOrView kernel counts the write).
   const at::AutoDispatchBelowADInplaceOrView below_autograd;
   if (call.destination.defined()) CheckOverlap(call);
-  at::DimVector shape;
+  // The broadcast shape; operands of one shape (the common case) have it.
+  const at::Tensor* first = nullptr;
+  bool same_shape = true;
   for (const Operand& operand : call.operands) {
-    if (operand.tensor != nullptr) shape = at::infer_size_dimvector(shape, operand.tensor->sizes());
+    if (operand.tensor == nullptr) continue;
+    if (first == nullptr) first = operand.tensor;
+    same_shape &= operand.tensor->sizes() == first->sizes();
+  }
+  at::DimVector shape(first->sizes().begin(), first->sizes().end());
+  if (!same_shape) {
+    for (const Operand& operand : call.operands) {
+      if (operand.tensor != nullptr) shape = at::infer_size_dimvector(shape, operand.tensor->sizes());
+    }
   }
   const int64_t numel = c10::multiply_integers(shape);
-  const OpDTypes dtypes = InferDTypes(call, numel == 0 ? Elements::kNone : Elements::kSome);
+  const DType default_dtype = DefaultDType();
+  const OpDTypes dtypes =
+      InferDTypes(call, numel == 0 ? Elements::kNone : Elements::kSome, default_dtype);
   const c10::Device device = CallDevice(call);
-  const c10::DeviceGuard guard(device);
+  c10::OptionalDeviceGuard guard;
+  if (device.is_cuda()) guard.reset_device(device);
   const at::ScalarType result_type = TorchType(dtypes.result);
   at::Tensor destination = call.destination;
   if (destination.defined()) {
@@ -218,12 +248,12 @@ at::Tensor RunOnDevice(const OpCall& call) {
                 destination.device().str(), " but the result is on ", device.str());
     if (call.overload->variant == Variant::kOut) at::native::resize_output(destination, shape);
   } else {
-    destination = at::empty(shape, at::TensorOptions().dtype(result_type).device(device));
+    destination = Empty(shape, result_type, device);
   }
   if (numel == 0) return destination;
 
   functional::OpOptions options;
-  options.promotion.default_dtype = DefaultDType();
+  options.promotion.default_dtype = default_dtype;
   options.context = CurrentTorchContext(device);
   // Ranks beyond what the library's strided kernels take (kMaxCastRank)
   // run on one dimension: inputs broadcast and made contiguous by torch
@@ -252,8 +282,7 @@ at::Tensor RunOnDevice(const OpCall& call) {
   // contiguous. Elsewhere into a new tensor, converted once into it.
   const bool direct =
       destination.scalar_type() == TorchType(kernel_dtype) && destination.is_contiguous();
-  const at::Tensor target =
-      direct ? destination : at::empty(shape, destination.options().dtype(TorchType(kernel_dtype)));
+  const at::Tensor target = direct ? destination : Empty(shape, TorchType(kernel_dtype), device);
   const at::Tensor kernel_target = flatten ? target.view(-1) : target;
   if (alpha) {
     RunWithAlpha(call, dtypes, views, kernel_target, options);

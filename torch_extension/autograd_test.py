@@ -114,7 +114,13 @@ def compare_gradients(theirs_fn, mine_fn, inputs, what):
         theirs, theirs_grads = gradients(theirs_fn, inputs, 7)
     except (RuntimeError, TypeError):
         return 0  # torch refuses the call or its backward lacks a kernel
-    mine, mine_grads = gradients(mine_fn, inputs, 7)
+    try:
+        mine, mine_grads = gradients(mine_fn, inputs, 7)
+    except RuntimeError as e:
+        # The rules give a dtype this torch lacks (bcomplex32 before 2.15).
+        if "libtorch has no" in str(e):
+            return 0
+        raise
     assert mine.dtype == theirs.dtype and mine.requires_grad == theirs.requires_grad, what
     if theirs_grads is None:
         return 0

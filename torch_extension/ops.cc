@@ -27,6 +27,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
@@ -123,10 +124,29 @@ void RegisterEach(torch::Library& m, bool writing_only = false) {
   }
 }
 
+// at::Tag::out and at::Tag::inplace where the torch compiled against has
+// them (torch.compile reads them; 2.11 has neither).
+template <typename Tag, typename = void>
+struct OutTag {
+  static void AddTo(std::vector<Tag>&) {}
+};
+template <typename Tag>
+struct OutTag<Tag, std::void_t<decltype(Tag::out)>> {
+  static void AddTo(std::vector<Tag>& tags) { tags.push_back(Tag::out); }
+};
+template <typename Tag, typename = void>
+struct InPlaceTag {
+  static void AddTo(std::vector<Tag>&) {}
+};
+template <typename Tag>
+struct InPlaceTag<Tag, std::void_t<decltype(Tag::inplace)>> {
+  static void AddTo(std::vector<Tag>& tags) { tags.push_back(Tag::inplace); }
+};
+
 std::vector<at::Tag> TagsOf(const Overload& overload) {
   std::vector<at::Tag> tags = {at::Tag::pointwise, at::Tag::pt2_compliant_tag};
-  if (overload.variant == Variant::kOut) tags.push_back(at::Tag::out);
-  if (overload.variant == Variant::kInPlace) tags.push_back(at::Tag::inplace);
+  if (overload.variant == Variant::kOut) OutTag<at::Tag>::AddTo(tags);
+  if (overload.variant == Variant::kInPlace) InPlaceTag<at::Tag>::AddTo(tags);
   return tags;
 }
 

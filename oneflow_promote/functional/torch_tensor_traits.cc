@@ -3,6 +3,7 @@
 
 #include "oneflow_promote/functional/torch_tensor_traits.h"
 
+#include <type_traits>
 #include <vector>
 
 #include <ATen/Parallel.h>
@@ -17,8 +18,8 @@
 namespace oneflow_promote {
 namespace {
 
-// One row per dtype both libraries have, in our enum's order: adding a
-// dtype to the mapping is adding its row.
+// One row per dtype both libraries have, in our enum's order (BComplex32
+// apart): adding a dtype to the mapping is adding its row.
 struct DTypePair {
   DType dtype;
   at::ScalarType torch;
@@ -42,10 +43,20 @@ constexpr DTypePair kPairs[] = {
     {DType::kComplex32, at::kComplexHalf},
     {DType::kComplex64, at::kComplexFloat},
     {DType::kComplex128, at::kComplexDouble},
-    {DType::kBComplex32, at::ScalarType::BComplex32},
     {DType::kFloat8E4M3FNUZ, at::ScalarType::Float8_e4m3fnuz},
     {DType::kFloat8E5M2FNUZ, at::ScalarType::Float8_e5m2fnuz},
     {DType::kFloat8E8M0FNU, at::ScalarType::Float8_e8m0fnu},
+};
+
+// at::ScalarType::BComplex32 where the torch compiled against has it (2.15
+// and later); absent before, as the dtype is.
+template <typename ScalarType, typename = void>
+struct BComplex32Of {
+  static constexpr std::optional<ScalarType> kValue = std::nullopt;
+};
+template <typename ScalarType>
+struct BComplex32Of<ScalarType, std::void_t<decltype(ScalarType::BComplex32)>> {
+  static constexpr std::optional<ScalarType> kValue = ScalarType::BComplex32;
 };
 
 // kPairs indexed both ways, as the extension looks dtypes up on every call.
@@ -57,10 +68,13 @@ struct DTypeTables {
 const DTypeTables& Tables() {
   static const DTypeTables tables = [] {
     DTypeTables t;
-    for (const DTypePair& pair : kPairs) {
-      t.torch[static_cast<uint8_t>(pair.dtype)] = pair.torch;
-      t.ours[static_cast<size_t>(pair.torch)] = pair.dtype;
-    }
+    const auto add = [&t](DType dtype, at::ScalarType torch) {
+      t.torch[static_cast<uint8_t>(dtype)] = torch;
+      t.ours[static_cast<size_t>(torch)] = dtype;
+    };
+    for (const DTypePair& pair : kPairs) add(pair.dtype, pair.torch);
+    constexpr std::optional<at::ScalarType> bcomplex32 = BComplex32Of<at::ScalarType>::kValue;
+    if (bcomplex32.has_value()) add(DType::kBComplex32, *bcomplex32);
     return t;
   }();
   return tables;

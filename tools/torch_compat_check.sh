@@ -1,0 +1,36 @@
+#!/bin/bash
+# The PyTorch extension as its users install it, against the oldest torch it
+# supports: a fresh virtual environment with PyPI's torch==2.11.0,
+# `pip install ./torch_extension` compiled against it, and the extension's
+# tests run on the installed package (copied out of the source tree, so
+# that they import it). The environment sees the machine's site-packages
+# (pytest, numpy, the CUDA libraries torch 2.15 brought), so that only torch
+# itself is downloaded, with the one CUDA library 2.11 loads that 2.15 does
+# not (curand); its own torch comes first. It checks too that Abseil loads
+# from the package, not from the machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python3 -m venv --system-site-packages "$work/venv"
+python="$work/venv/bin/python"
+"$python" -m pip install -q --no-deps torch==2.11.0 "nvidia-curand==10.4.0.35.*"
+"$python" -m pip install -q ./torch_extension
+mkdir "$work/tests"
+cp torch_extension/{ops_vs_torch,op_library,autograd,semantics,autotest}_test.py \
+  torch_extension/autotest.py "$work/tests"
+cd "$work/tests"
+"$python" - <<'PY'
+import torch
+import oneflow_promote_torch
+
+assert torch.__version__.startswith("2.11.0"), torch.__version__
+package = oneflow_promote_torch.__file__.rsplit("/", 1)[0]
+assert oneflow_promote_torch.library_path().startswith(package), oneflow_promote_torch.library_path()
+absl = {line.split()[-1] for line in open("/proc/self/maps") if "libabsl" in line}
+outside = sorted(path for path in absl if not path.startswith(package))
+assert absl and not outside, f"Abseil loaded from outside the package: {outside}"
+print(f"torch {torch.__version__}: oneflow_promote_torch from {package}, "
+      f"{len(absl)} Abseil libraries from the package")
+PY
+"$python" -m pytest -q -p no:cacheprovider -W ignore::UserWarning .

@@ -19,7 +19,8 @@ BASE = ["oneflow_promote/dtype", "oneflow_promote/dtype_enum.h", "oneflow_promot
 LAYERS = [
     ("base", BASE),
     ("promotion", ["oneflow_promote/policy", "oneflow_promote/result_type",
-                   "oneflow_promote/promotion_c_api", "oneflow_promote/internal/"]),
+                   "oneflow_promote/promotion_c_api", "oneflow_promote/c_abi.h",
+                   "oneflow_promote/internal/"]),
     ("cast kernels", ["kernels/"]),
     ("op rules and TensorProcessor", ["oneflow_promote/functional/op_list.h",
                                       "oneflow_promote/functional/op_rules",

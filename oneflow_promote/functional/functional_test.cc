@@ -157,6 +157,25 @@ TEST(FunctionalNewDTypes, UnsignedWhereTorchHasNoKernel) {
   EXPECT_EQ(by_zero.status().message(), "ZeroDivisionError");
 }
 
+// PyTorch's CPU kernels refuse a zero divisor element by element: a Python
+// int that wraps to 0 in the compute dtype divides by zero (torch.ones(3,
+// dtype=torch.int8) // 256 raises), and an empty tensor divides nothing
+// (torch.empty(0, dtype=torch.int32) // 0 is an empty tensor).
+TEST(Functional, IntegerDivisionByZeroIsTheKernelsToRefuse) {
+  const Tensor int8s = *Tensor::FromValues<int8_t>({1, 2, 3}, {3});
+  for (Op op : {Op::kFloorDivide, Op::kDivFloor, Op::kDivTrunc, Op::kRemainder}) {
+    const absl::StatusOr<Tensor> wrapped =
+        Call(op, {int8s, Tensor::WrappedNumber(Operand::PyInt(256))});
+    ASSERT_FALSE(wrapped.ok()) << OpName(op);
+    EXPECT_EQ(wrapped.status().message(), "ZeroDivisionError") << OpName(op);
+    const absl::StatusOr<Tensor> empty =
+        Call(op, {*Tensor::Empty(DType::kInt32, {0}), Tensor::WrappedNumber(Operand::PyInt(0))});
+    ASSERT_TRUE(empty.ok()) << OpName(op) << ": " << empty.status();
+    EXPECT_EQ(empty->dtype(), DType::kInt32);
+    EXPECT_EQ(empty->numel(), 0);
+  }
+}
+
 // Writing over an input: exactly the same elements is in place; anything
 // between that and no shared memory would read elements already written,
 // and is refused as PyTorch refuses it, with both operands named.

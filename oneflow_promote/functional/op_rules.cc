@@ -173,16 +173,6 @@ absl::Status CheckScalarFits(const Operand& scalar, DType to) {
                               Name(to), " without overflow"));
 }
 
-// The Python int is cast (wrapping) to the compute dtype before the kernel
-// divides: int8 // 256 divides by zero.
-absl::Status CheckIntegerDivisor(absl::Span<const Operand> operands, const OpDTypes& dtypes) {
-  if (!IsIntegral(dtypes.compute) || !operands[1].is_scalar()) return absl::OkStatus();
-  const int bits = static_cast<int>(8 * ItemSize(dtypes.compute));
-  const uint64_t wrapped = static_cast<uint64_t>(operands[1].int_value()) &
-                           (bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1);
-  return wrapped == 0 ? Invalid("ZeroDivisionError") : absl::OkStatus();
-}
-
 // The CPU kernel converts a Python exponent to an integer or narrow-float
 // compute dtype, checked (float32, float64 and complex exponents stay double).
 absl::Status CheckPowExponent(absl::Span<const Operand> operands, const OpDTypes& dtypes) {
@@ -236,14 +226,10 @@ constexpr OpRule kBuiltinRules[] = {
     {"sub", 2, K::kDefault, kAllCategories, "", ReductionFloor::kNone, false, 0, CheckSubOperands},
     {"mul"},
     {"div", 2, K::kIntToFloat},
-    {"div_floor", 2, K::kDefault, kIntegersAndFloats, "div_floor_cpu", ReductionFloor::kNone,
-     false, 0, nullptr, CheckIntegerDivisor},
-    {"div_trunc", 2, K::kDefault, kIntegersAndFloats, "div_trunc_cpu", ReductionFloor::kNone,
-     false, 0, nullptr, CheckIntegerDivisor},
-    {"floor_divide", 2, K::kDefault, kIntegersAndFloats, "div_floor_cpu", ReductionFloor::kNone,
-     false, 0, nullptr, CheckIntegerDivisor},
-    {"remainder", 2, K::kDefault, kIntegersAndFloats, "remainder_cpu", ReductionFloor::kNone,
-     false, 0, nullptr, CheckIntegerDivisor},
+    {"div_floor", 2, K::kDefault, kIntegersAndFloats, "div_floor_cpu"},
+    {"div_trunc", 2, K::kDefault, kIntegersAndFloats, "div_trunc_cpu"},
+    {"floor_divide", 2, K::kDefault, kIntegersAndFloats, "div_floor_cpu"},
+    {"remainder", 2, K::kDefault, kIntegersAndFloats, "remainder_cpu"},
     {"pow", 2, K::kBoolToLong, kNumberCategories, "pow", ReductionFloor::kNone, false, 0,
      CheckPowOperands, CheckPowExponent, PowSkipsKernel},
     {"maximum", 2, K::kDefault, kRealCategories, "", ReductionFloor::kNone, false, 0,

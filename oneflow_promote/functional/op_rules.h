@@ -148,8 +148,9 @@ struct OpRule {
 // forbidden dtypes (bool - bool, -bool, bitwise on floats, ordering of
 // complex numbers, mean of integers, where with a condition neither bool
 // nor uint8, dot of unequal dtypes or of tensors that are not 1-D), integer
-// powers with a negative Python int exponent, integer division by a Python
-// int 0, and Python scalars that overflow the dtype PyTorch converts them to.
+// powers with a negative Python int exponent, and Python scalars that
+// overflow the dtype PyTorch converts them to. Integer division by zero is
+// the kernels' to report, as in PyTorch (an empty tensor divides by 0).
 [[nodiscard]] absl::StatusOr<OpDTypes> InferOpDTypes(Op op, absl::Span<const Operand> operands,
                                                      const PromotionOptions& options = {});
 

@@ -23,11 +23,14 @@ constexpr absl::string_view kScalarWords[] = {
     "True", "1", "-1", "300", "9223372036854775808", "1.5", "1j",
 };
 
-// "array", "0-d array" or "Python scalar".
-absl::string_view KindOf(const Operand& operand) {
-  if (!operand.is_tensor()) return "Python scalar";
-  return operand.ndim() == 0 ? "0-d array" : "array";
+// Operand kinds in the order groups are listed: 0 array, 1 0-d array,
+// 2 Python scalar.
+int KindOf(const Operand& operand) {
+  if (!operand.is_tensor()) return 2;
+  return operand.ndim() == 0 ? 1 : 0;
 }
+
+constexpr absl::string_view kKindNames[] = {"array", "0-d array", "Python scalar"};
 
 std::string Answer(const std::vector<Operand>& operands, Policy policy,
                    const PromotionOptions& options) {
@@ -77,9 +80,9 @@ absl::StatusOr<std::string> RunDiffCommand(const std::vector<absl::string_view>&
     universe.push_back(*operand);
   }
 
-  // Group (the two operands' kinds) -> outcome -> lines.
-  std::map<std::string, std::map<std::string, std::vector<std::string>>> groups;
-  std::vector<std::string> group_order;
+  // (kind, kind) -> outcome -> lines; each pair is listed with the kind
+  // that comes first in kKindNames first (both orders promote alike).
+  std::map<std::pair<int, int>, std::map<std::string, std::vector<std::string>>> groups;
   int pairs = 0;
   int differ = 0;
   for (size_t i = 0; i < universe.size(); ++i) {
@@ -90,13 +93,14 @@ absl::StatusOr<std::string> RunDiffCommand(const std::vector<absl::string_view>&
       const std::string in_b = Answer(operands, *b, options);
       if (in_a == in_b) continue;
       ++differ;
-      const std::string group = absl::StrCat(KindOf(universe[i]), " with ", KindOf(universe[j]));
-      if (groups.find(group) == groups.end()) group_order.push_back(group);
+      const bool swap = KindOf(universe[i]) > KindOf(universe[j]);
+      const size_t first = swap ? j : i;
+      const size_t second = swap ? i : j;
       const std::string outcome = in_a == "error"   ? absl::StrCat("refused by ", args[0])
                                   : in_b == "error" ? absl::StrCat("refused by ", args[1])
                                                     : "different dtypes";
-      groups[group][outcome].push_back(absl::StrCat("| ", words[i], " | ", words[j], " | ",
-                                                    in_a, " | ", in_b, " |"));
+      groups[{KindOf(universe[first]), KindOf(universe[second])}][outcome].push_back(
+          absl::StrCat("| ", words[first], " | ", words[second], " | ", in_a, " | ", in_b, " |"));
     }
   }
 
@@ -112,11 +116,12 @@ absl::StatusOr<std::string> RunDiffCommand(const std::vector<absl::string_view>&
       out.push_back(absl::StrCat("Left out, only in ", PolicyName(policy), ": ", only));
     }
   }
-  for (const std::string& group : group_order) {
+  for (const auto& [kinds, outcomes] : groups) {
     int count = 0;
-    for (const auto& [outcome, lines] : groups[group]) count += static_cast<int>(lines.size());
-    out.push_back(absl::StrCat("\n### ", group, ": ", count));
-    for (const auto& [outcome, lines] : groups[group]) {
+    for (const auto& [outcome, lines] : outcomes) count += static_cast<int>(lines.size());
+    out.push_back(absl::StrCat("\n### ", kKindNames[kinds.first], " with ",
+                               kKindNames[kinds.second], ": ", count));
+    for (const auto& [outcome, lines] : outcomes) {
       out.push_back(absl::StrCat("\n", outcome, ": ", lines.size(), "\n"));
       out.push_back(absl::StrCat("| operand | operand | ", args[0], " | ", args[1], " |"));
       out.push_back("|---|---|---|---|");

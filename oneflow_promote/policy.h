@@ -151,7 +151,7 @@ using PromotionTable = std::array<std::array<uint8_t, kNumDTypes>, kNumDTypes>;
     case Policy::kJax:
     case Policy::kJaxX32:
     case Policy::kJaxStrict:
-      return d != DType::kComplex32 && d != DType::kBComplex32;
+      return InJax(d);
   }
   return false;
 }

@@ -106,31 +106,48 @@ inline constexpr std::array<Edge, std::size(kJaxEdges)> kJaxX32Edges =
     internal_policy_edges::WithEdgeReplaced(kJaxEdges, {DType::kUInt32, DType::kInt64},
                                             {DType::kUInt32, DType::kInt32});
 
+// The dtypes JAX has: all but complex32 and bcomplex32.
+[[nodiscard]] constexpr bool InJax(DType dtype) {
+  return dtype != DType::kComplex32 && dtype != DType::kBComplex32;
+}
+
+namespace internal_policy_edges {
+
+// JAX's strict lattice, {i*: [f*] + int types, f*: [c*] + float types,
+// c*: complex types}, over the dtypes JAX has.
+[[nodiscard]] constexpr bool StrictEdgeFrom(Node weak, DType to) {
+  if (!InJax(to)) return false;
+  if (weak == kWeakInt) return IsIntegral(to);
+  if (weak == kWeakFloat) return IsFloating(to);
+  return IsComplex(to);
+}
+
+[[nodiscard]] constexpr int CountStrictEdges() {
+  int count = 2;  // Python int -> Python float -> Python complex
+  for (Node weak : {kWeakInt, kWeakFloat, kWeakComplex}) {
+    for (DType d : kAllDTypes) count += StrictEdgeFrom(weak, d) ? 1 : 0;
+  }
+  return count;
+}
+
+[[nodiscard]] constexpr std::array<Edge, CountStrictEdges()> StrictEdges() {
+  std::array<Edge, CountStrictEdges()> edges{};
+  size_t i = 0;
+  edges[i++] = {kWeakInt, kWeakFloat};
+  edges[i++] = {kWeakFloat, kWeakComplex};
+  for (Node weak : {kWeakInt, kWeakFloat, kWeakComplex}) {
+    for (DType d : kAllDTypes) {
+      if (StrictEdgeFrom(weak, d)) edges[i++] = {weak, d};
+    }
+  }
+  return edges;
+}
+
+}  // namespace internal_policy_edges
+
 // jax_numpy_dtype_promotion='strict' (with x64): the weak nodes reach every
 // dtype of their kind and above, and no two different dtypes promote.
-inline constexpr Edge kJaxStrictEdges[] = {
-    {internal_policy_edges::kWeakInt, internal_policy_edges::kWeakFloat},
-    {internal_policy_edges::kWeakInt, DType::kUInt8},
-    {internal_policy_edges::kWeakInt, DType::kUInt16},
-    {internal_policy_edges::kWeakInt, DType::kUInt32},
-    {internal_policy_edges::kWeakInt, DType::kUInt64},
-    {internal_policy_edges::kWeakInt, DType::kInt8},
-    {internal_policy_edges::kWeakInt, DType::kInt16},
-    {internal_policy_edges::kWeakInt, DType::kInt32},
-    {internal_policy_edges::kWeakInt, DType::kInt64},
-    {internal_policy_edges::kWeakFloat, internal_policy_edges::kWeakComplex},
-    {internal_policy_edges::kWeakFloat, DType::kFloat8E4M3FN},
-    {internal_policy_edges::kWeakFloat, DType::kFloat8E5M2},
-    {internal_policy_edges::kWeakFloat, DType::kFloat8E4M3FNUZ},
-    {internal_policy_edges::kWeakFloat, DType::kFloat8E5M2FNUZ},
-    {internal_policy_edges::kWeakFloat, DType::kFloat8E8M0FNU},
-    {internal_policy_edges::kWeakFloat, DType::kBFloat16},
-    {internal_policy_edges::kWeakFloat, DType::kFloat16},
-    {internal_policy_edges::kWeakFloat, DType::kFloat32},
-    {internal_policy_edges::kWeakFloat, DType::kFloat64},
-    {internal_policy_edges::kWeakComplex, DType::kComplex64},
-    {internal_policy_edges::kWeakComplex, DType::kComplex128},
-};
+inline constexpr auto kJaxStrictEdges = internal_policy_edges::StrictEdges();
 
 // NumPy 2.4 (NEP 50): its safe casts (np.can_cast(a, b, "safe"), the
 // covering pairs) and the Python scalars' abstract DTypes placed as JAX

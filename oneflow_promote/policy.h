@@ -212,11 +212,6 @@ inline constexpr internal_lattice::JoinTable kNumpyJoin = BuildNumpyJoin();
   return TorchLattice::kJoin;
 }
 
-// True for the policies whose Python scalars are weak nodes.
-[[nodiscard]] constexpr bool HasWeakScalars(Policy policy) {
-  return policy != Policy::kTorch && policy != Policy::kArrayApi;
-}
-
 // PyTorch's promoteTypes: equal dtypes first, then the float8 guard, then
 // the uint16/32/64 guard, then the table (here: the lattice join).
 [[nodiscard]] constexpr uint8_t TorchEntry(DType a, DType b) {

@@ -4,11 +4,13 @@
 #include "oneflow_promote/promotion_c_api.h"
 
 #include <complex>
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "oneflow_promote/dtype.h"
 #include "oneflow_promote/internal/c_api_status.h"
 #include "oneflow_promote/internal/c_operands.h"
@@ -25,12 +27,23 @@ absl::StatusOr<DType> DTypeArgument(int raw, const char* what) {
 }
 
 absl::StatusOr<Policy> PolicyArgument(int raw) {
+  std::vector<std::string> codes;
   for (Policy policy : kAllPolicies) {
     if (static_cast<int>(policy) == raw) return policy;
+    codes.push_back(absl::StrCat(static_cast<int>(policy), " (", PolicyName(policy), ")"));
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("policy code ", raw, " is neither 0 (torch) nor 1 (array_api)"));
+  return absl::InvalidArgumentError(absl::StrCat("policy code ", raw, " is not one of ",
+                                                 absl::StrJoin(codes, ", ")));
 }
+
+// The header's codes are the enum's values.
+static_assert(ONEFLOW_PROMOTE_POLICY_TORCH == static_cast<int>(Policy::kTorch) &&
+              ONEFLOW_PROMOTE_POLICY_ARRAY_API == static_cast<int>(Policy::kArrayApi) &&
+              ONEFLOW_PROMOTE_POLICY_NUMPY == static_cast<int>(Policy::kNumpy) &&
+              ONEFLOW_PROMOTE_POLICY_JAX == static_cast<int>(Policy::kJax) &&
+              ONEFLOW_PROMOTE_POLICY_JAX_X32 == static_cast<int>(Policy::kJaxX32) &&
+              ONEFLOW_PROMOTE_POLICY_JAX_STRICT == static_cast<int>(Policy::kJaxStrict) &&
+              kNumPolicies == 6);
 
 template <typename T>
 absl::Status CheckOut(const T* out) {

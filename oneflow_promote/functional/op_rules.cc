@@ -305,7 +305,10 @@ absl::StatusOr<DType> CommonDType(absl::Span<const Operand> operands,
   if (!floors.empty() && floors.size() != operands.size()) {
     return Invalid(absl::StrCat(floors.size(), " floors for ", operands.size(), " operands"));
   }
-  bool all_same = true;
+  // Operands of one dtype keep it under torch, as TensorIterator does; the
+  // other policies promote even those (NumPy checks a Python int's value,
+  // jax_x32 canonicalizes int64).
+  bool all_same = policy == Policy::kTorch;
   for (const Operand& operand : operands) all_same &= operand.dtype() == operands[0].dtype();
   DType common = operands[0].dtype();
   if (!all_same) {

@@ -155,9 +155,9 @@ struct OpRule {
                                                      const PromotionOptions& options = {});
 
 // The dtype a set of operands computes in, as OneFlow's TensorProcessor
-// decides it (and libtorch 1.13's TensorIterator did): operands that all
-// share one dtype keep it (so a Python float alone is float64); otherwise
-// ResultType under `policy`. Then each operand's
+// decides it (and libtorch 1.13's TensorIterator did): under torch, operands
+// that all share one dtype keep it (so a Python float alone is float64);
+// otherwise, and always under the other policies, ResultType under `policy`. Then each operand's
 // floor is joined in (floors[i] is operand i's lowest dtype, kBool for none:
 // sum of int8 computes in int64), and with `integers_to_float` an integer or
 // bool result becomes options.default_dtype (true division of ints).

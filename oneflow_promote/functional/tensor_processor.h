@@ -13,8 +13,9 @@
 // Where it differs from OneFlow, on purpose:
 //  - floors (AddInputs' lowest dtype) apply in promote mode too;
 //  - integers become the configured default dtype, not a fixed float32;
-//  - the policy (torch, array_api) is a parameter, and an execution
-//    context (stream, threads) reaches every cast;
+//  - the policy (torch, array_api, numpy, jax, jax_x32, jax_strict) is a
+//    parameter, and an execution context (stream, threads) reaches every
+//    cast;
 //  - the common dtype is the promotion lattice's join, with no invalid
 //    dtype as an identity element;
 //  - inputs that already have the dtype are neither cast nor copied, and a
@@ -130,10 +131,20 @@ class TensorProcessor {
 
  private:
   // The common case, decided without building operands: every input has one
-  // dtype, which no floor, integer promotion or forced dtype changes.
+  // dtype, which no floor, integer promotion or forced dtype changes. Under
+  // the other policies the dtype must also be one the policy keeps (not
+  // jax_x32's int64, not the Array API's float16), and Python scalars take
+  // the full path, which checks their values.
   bool NothingToCast() {
     const DType dtype = Traits::DTypeOf(inputs_[0]);
     if (!IsValid(dtype)) return false;
+    if (policy_ != Policy::kTorch) {
+      const Promotion self = PromoteTypes(dtype, dtype, policy_);
+      if (!self.ok() || self.dtype() != dtype) return false;
+      for (const T& input : inputs_) {
+        if (Traits::IsWrappedNumber(input)) return false;
+      }
+    }
     for (size_t i = 0; i < inputs_.size(); ++i) {
       if (Traits::DTypeOf(inputs_[i]) != dtype) return false;
       if (floors_[i] != DType::kBool && floors_[i] != dtype) {

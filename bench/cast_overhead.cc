@@ -177,15 +177,32 @@ void BM_ApplyNoCast(benchmark::State& state) {
   }
 }
 
-// A processor built, applied and destroyed: what a functor pays per call.
+// A processor built, applied and destroyed: what a functor pays per call,
+// given its inputs as functional::Call is (a span, which the processor
+// borrows).
 void BM_BuildAndApplyNoCast(benchmark::State& state) {
+  const Tensor inputs[] = {*Tensor::Empty(DType::kFloat32, {16}),
+                           *Tensor::Empty(DType::kFloat32, {16})};
+  for (auto _ : state) {
+    TensorProcessor<Tensor> processor;
+    absl::Status status =
+        processor.AddInputs(absl::MakeConstSpan(inputs)).PromoteInputsToCommonDtype(true).Apply();
+    benchmark::DoNotOptimize(status);
+    benchmark::DoNotOptimize(&processor.GetInputs()[0]);
+  }
+}
+
+// The same with the inputs as a braced list, AddInputs({a, b}): the list
+// holds copies of the tensors (two reference counts up and down), which
+// the processor keeps.
+void BM_BuildAndApplyNoCastBraced(benchmark::State& state) {
   const Tensor a = *Tensor::Empty(DType::kFloat32, {16});
   const Tensor b = *Tensor::Empty(DType::kFloat32, {16});
   for (auto _ : state) {
     TensorProcessor<Tensor> processor;
     absl::Status status = processor.AddInputs({a, b}).PromoteInputsToCommonDtype(true).Apply();
     benchmark::DoNotOptimize(status);
-    benchmark::DoNotOptimize(processor.GetInputs().data());
+    benchmark::DoNotOptimize(&processor.GetInputs()[0]);
   }
 }
 
@@ -546,9 +563,13 @@ std::vector<bench::RatioGoal> RegisterAll() {
     const std::string torch = Register(absl::StrCat("decide/ResultType/libtorch/", count), false,
                                        BM_ResultTypeTorch, count);
     goals.push_back({ours, torch, 20});
+    // At most twice the cost of promoting one pair of dtypes.
+    goals.push_back({ours, "decide/PromoteTypes", 0.5});
   }
   const std::string apply = Register("decide/TensorProcessor_Apply_no_cast", false, BM_ApplyNoCast);
   Register("decide/TensorProcessor_build_and_Apply_no_cast", false, BM_BuildAndApplyNoCast);
+  Register("decide/TensorProcessor_build_and_Apply_no_cast_braced", false,
+           BM_BuildAndApplyNoCastBraced);
   const std::string torch_same =
       Register("decide/libtorch_result_type_same_dtype", false, BM_TorchResultTypeSameDType);
   goals.push_back({apply, torch_same, 1.0});

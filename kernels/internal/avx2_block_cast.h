@@ -43,14 +43,17 @@ using namespace ::oneflow_promote::cast_internal::blocks;
 #define ONEFLOW_PROMOTE_BLOCK_INLINE static inline __attribute__((always_inline))
 
 // Lane-crossing shuffles (vpermd, vpermq) are slow on processors that
-// split 256-bit operations into two 128-bit halves (AMD Zen 1: several
-// micro-ops and cycles each), so every step below stays within 128-bit
-// lanes; halves are joined or split with vinsertf128/vextractf128 only.
+// split 256-bit operations into two 128-bit halves (several micro-ops and
+// cycles each; docs/tuning.md), so the steps below stay within 128-bit
+// lanes, but for one such shuffle at most in a block (int64 -> 16-bit
+// floats and complex32); halves are joined or split with
+// vinsertf128/vextractf128.
 
 // Whether any (all) lanes of a comparison mask (lanes all ones or all
 // zeros) are set, for the branches that send a rare block to its slow
 // path: vpmovmskb, which ran faster than vptest here. Range tests of bits
-// under a constant mask keep vptest, which ran faster there.
+// under a constant mask keep vptest, which ran faster there
+// (docs/tuning.md, AnyLaneSet).
 ONEFLOW_PROMOTE_BLOCK_INLINE bool AnyLaneSet(__m256i mask) { return _mm256_movemask_epi8(mask) != 0; }
 ONEFLOW_PROMOTE_BLOCK_INLINE bool AllLanesSet(__m256i mask) { return _mm256_movemask_epi8(mask) == -1; }
 
@@ -157,7 +160,7 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256d DoubleParts4(const double* pairs) {
 // 16-byte ones and no 256-bit unpack, which paid for complex128 -> 8- to
 // 32-bit integers, 16-bit floats and float32. complex128 -> bool and
 // complex128 -> float16 (four steps a narrowing) ran faster with
-// DoubleParts4 and keep it.
+// DoubleParts4 and keep it (docs/tuning.md, NarrowedDoubleParts4).
 template <int kPart, typename Narrow>
 ONEFLOW_PROMOTE_BLOCK_INLINE auto NarrowedDoubleParts4(const double* pairs, Narrow narrow) {
   const auto first = narrow(_mm256_loadu_pd(pairs));
@@ -609,8 +612,8 @@ inline constexpr bool kKeepsLowBytes =
 // Pairs that GCC's own loop over Convert converts as fast as a block did,
 // so that they need blocks only to stream (LoopBlockCast): real integers
 // and floating types -> bool; integer narrowing and complex -> its part
-// type; and the plain conversions. Paired runs on a Zen 3
-// (docs/benchmarks.md).
+// type; and the plain conversions (docs/tuning.md,
+// kStreamsCompilerLoop).
 template <typename From, typename To>
 inline constexpr bool kStreamsCompilerLoop =
     (std::is_same_v<To, bool> && !kIsComplexSource<From> &&
@@ -839,7 +842,7 @@ struct BlockCast<From, To, std::enable_if_t<block_internal::kStreamsCompilerLoop
 // Anything real or complex -> float16 / bfloat16. 8-bit sources are bound
 // by the shuffle and shift pipes (the widening, the packs), not by the
 // conversion pipe; the ways around cvtdq2ps and F16C that were tried ran
-// slower (docs/benchmarks.md).
+// slower (docs/tuning.md).
 template <typename From, typename To>
 struct BlockCast<From, To,
                  std::enable_if_t<block_internal::kIsNarrowFloatDest<To> &&
@@ -857,7 +860,8 @@ struct BlockCast<From, To,
       }
     };
     // From memory, one 32-byte store per 16 elements ran 1-byte sources
-    // faster than a 16-byte store per 8 (wider sources: no clear difference).
+    // faster than a 16-byte store per 8; wider sources keep blocks of 8
+    // (docs/tuning.md).
     if constexpr (sizeof(From) == 1) {
       return RunBlocks<16, kRoundsToOdd<From>, kStream>(in, out, n, [&](const From* block_in, To* block_out) {
         StoreVector<kStream>(block_out, _mm256_set_m128i(bits8(block_in + 8), bits8(block_in)));
@@ -935,8 +939,7 @@ struct BlockCast<From, Complex<Float16>,
 
 // Complex -> bool: nonzero (NaN included) in either part, sixteen results
 // a block, so that each store is 16 bytes. GCC's loop, which separates the
-// parts first, ran 0.5-0.7x as fast on cached data (complex32, complex64)
-// and 0.8x streamed (complex128).
+// parts first, ran slower both on cached data and streamed (docs/tuning.md).
 template <typename From>
 struct BlockCast<From, bool, std::enable_if_t<block_internal::kIsComplexSource<From>>> {
   template <bool kStream = false>
@@ -1251,8 +1254,8 @@ struct BlockCast<int64_t, To, std::enable_if_t<block_internal::kIsWideFloatDest<
 
 // complex64 -> float64 and complex128 -> float32: the real parts, widened,
 // or rounded once in the caller's MXCSR mode as static_cast does. Only a
-// block streams complex128 -> float32; on cached data GCC's loop is faster,
-// so there Run converts nothing.
+// block streams complex128 -> float32; on cached data GCC's loop is faster
+// (docs/tuning.md), so there Run converts nothing.
 template <typename From, typename To>
 struct BlockCast<From, To, std::enable_if_t<block_internal::kIsRealPartCast<From, To>>> {
   template <bool kStream = false>

@@ -215,11 +215,13 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256i Int32Lanes8(const S* in) {
   }
 }
 
-// Eight elements as float32: exact where float32 holds the value, otherwise
-// rounded to odd (what ToFloatRoundToOdd gives; kRoundsToOdd sources need
-// round-toward-zero).
-template <typename From>
+// The real (kPart 0) or imaginary (kPart 1) parts of eight elements as
+// float32: exact where float32 holds the value, otherwise rounded to odd
+// (what ToFloatRoundToOdd gives; kRoundsToOdd sources need
+// round-toward-zero). Real sources have only part 0.
+template <int kPart = 0, typename From>
 ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadFloat8(const From* in) {
+  static_assert(kPart == 0 || kIsComplexSource<From>);
   if constexpr (std::is_integral_v<From> && sizeof(From) <= 2) {
     return _mm256_cvtepi32_ps(Int32Lanes8(in));  // exact
   } else if constexpr (std::is_same_v<From, int32_t>) {
@@ -243,29 +245,14 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadFloat8(const From* in) {
   } else if constexpr (std::is_same_v<From, BFloat16>) {
     return BFloat16BitsToFloat8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in)));
   } else if constexpr (std::is_same_v<From, Complex<float>>) {
-    return FloatParts8<0>(reinterpret_cast<const float*>(in));
+    return FloatParts8<kPart>(reinterpret_cast<const float*>(in));
   } else if constexpr (std::is_same_v<From, Complex<double>>) {
     const double* p = reinterpret_cast<const double*>(in);
-    return Combine(DoubleToFloatRoundToOdd4(DoubleParts4<0>(p)),
-                   DoubleToFloatRoundToOdd4(DoubleParts4<0>(p + 8)));
+    return Combine(DoubleToFloatRoundToOdd4(DoubleParts4<kPart>(p)),
+                   DoubleToFloatRoundToOdd4(DoubleParts4<kPart>(p + 8)));
   } else {
     static_assert(std::is_same_v<From, Complex<Float16>>);
-    return _mm256_cvtph_ps(HalfParts8<0>(in));
-  }
-}
-
-// The imaginary parts of eight complex elements, as LoadFloat8 reads reals.
-template <typename From>
-ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadImagFloat8(const From* in) {
-  if constexpr (std::is_same_v<From, Complex<float>>) {
-    return FloatParts8<1>(reinterpret_cast<const float*>(in));
-  } else if constexpr (std::is_same_v<From, Complex<double>>) {
-    const double* p = reinterpret_cast<const double*>(in);
-    return Combine(DoubleToFloatRoundToOdd4(DoubleParts4<1>(p)),
-                   DoubleToFloatRoundToOdd4(DoubleParts4<1>(p + 8)));
-  } else {
-    static_assert(std::is_same_v<From, Complex<Float16>>);
-    return _mm256_cvtph_ps(HalfParts8<1>(in));
+    return _mm256_cvtph_ps(HalfParts8<kPart>(in));
   }
 }
 
@@ -374,17 +361,6 @@ ONEFLOW_PROMOTE_BLOCK_INLINE bool LoadSmallInt8(const From* in, __m256* value) {
     *value = _mm256_cvtepi32_ps(_mm256_permute4x64_epi64(words, 0xD8));
   }
   return true;
-}
-
-// The real (kPart 0) or imaginary (kPart 1) parts of eight elements as
-// float32: LoadFloat8 or LoadImagFloat8.
-template <int kPart, typename From>
-ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadPartFloat8(const From* in) {
-  if constexpr (kPart == 0) {
-    return LoadFloat8(in);
-  } else {
-    return LoadImagFloat8(in);
-  }
 }
 
 // Whether any of eight float32 is NaN; NaN is rare in data, so blocks
@@ -686,7 +662,7 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m128i RoundToMiniFloatBits8(const From* in) {
       return PackUnsigned16(_mm256_srli_epi32(_mm256_add_epi32(bits, _mm256_set1_epi32(0x8000)), 16));
     }
   }
-  return ToMiniFloatBits8<To, kMayBeNaN<From>>(LoadPartFloat8<kPart>(in));
+  return ToMiniFloatBits8<To, kMayBeNaN<From>>(LoadFloat8<kPart>(in));
 }
 
 // Stores a 16- or 32-byte vector at p, non-temporally when kStream. The
@@ -957,7 +933,7 @@ struct BlockCast<From, bool, std::enable_if_t<block_internal::kIsComplexSource<F
       } else if constexpr (std::is_same_v<From, Complex<float>>) {
         const __m256 zero = _mm256_setzero_ps();
         nonzero = _mm256_castps_si256(_mm256_or_ps(_mm256_cmp_ps(LoadFloat8(block_in), zero, _CMP_NEQ_UQ),
-                                                   _mm256_cmp_ps(LoadImagFloat8(block_in), zero, _CMP_NEQ_UQ)));
+                                                   _mm256_cmp_ps(LoadFloat8<1>(block_in), zero, _CMP_NEQ_UQ)));
       } else {
         // float64 masks narrow through cvtpd2ps: all ones is a NaN whose
         // float32 conversion is all ones again.
@@ -1104,7 +1080,7 @@ struct BlockCast<From, To,
     return RunBlocks<8, false, kStream>(in, out, n, [](const From* block_in, To* block_out) {
       const __m256 real = LoadFloat8(block_in);
       __m256 imag = _mm256_setzero_ps();
-      if constexpr (kIsComplexSource<From>) imag = LoadImagFloat8(block_in);
+      if constexpr (kIsComplexSource<From>) imag = LoadFloat8<1>(block_in);
       if constexpr (std::is_same_v<To, float>) {
         StoreVector<kStream>(reinterpret_cast<float*>(block_out), real);
       } else if constexpr (std::is_same_v<To, double>) {

@@ -78,7 +78,7 @@ def write_compact(path, context, runs):
 
 
 def cpu_model():
-    """This machine's processor: its model name, family and model (the name alone can be "AMD EPYC")."""
+    """This machine's processor: its model name, family and model (the name alone can be a bare family name)."""
     fields = {}
     try:
         with open("/proc/cpuinfo") as f:

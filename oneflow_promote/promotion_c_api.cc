@@ -22,7 +22,7 @@ namespace {
 
 absl::StatusOr<DType> DTypeArgument(int raw, const char* what) {
   absl::StatusOr<DType> dtype = DTypeFromRaw(raw);
-  if (!dtype.ok()) return absl::InvalidArgumentError(absl::StrCat(what, ": ", dtype.status().message()));
+  if (!dtype.ok()) return ArgumentError(what, dtype.status());
   return dtype;
 }
 
@@ -44,12 +44,6 @@ static_assert(ONEFLOW_PROMOTE_POLICY_TORCH == static_cast<int>(Policy::kTorch) &
               ONEFLOW_PROMOTE_POLICY_JAX_X32 == static_cast<int>(Policy::kJaxX32) &&
               ONEFLOW_PROMOTE_POLICY_JAX_STRICT == static_cast<int>(Policy::kJaxStrict) &&
               kNumPolicies == 6);
-
-template <typename T>
-absl::Status CheckOut(const T* out) {
-  if (out == nullptr) return absl::InvalidArgumentError("the result pointer is null");
-  return absl::OkStatus();
-}
 
 }  // namespace
 
@@ -107,8 +101,8 @@ absl::StatusOr<PromotionOptions> OptionsFromC(int default_dtype) {
 namespace {
 
 absl::Status DTypeFromName(const char* name, int* dtype) {
-  if (name == nullptr) return absl::InvalidArgumentError("the dtype name is null");
-  if (absl::Status s = CheckOut(dtype); !s.ok()) return s;
+  if (absl::Status s = NotNull(name, "the dtype name"); !s.ok()) return s;
+  if (absl::Status s = NotNull(dtype, "the result pointer"); !s.ok()) return s;
   absl::StatusOr<DType> parsed = ParseDType(name);
   if (!parsed.ok()) return parsed.status();
   *dtype = Index(*parsed);
@@ -116,7 +110,7 @@ absl::Status DTypeFromName(const char* name, int* dtype) {
 }
 
 absl::Status PromoteTypesFromC(int a, int b, int policy, int* result) {
-  if (absl::Status s = CheckOut(result); !s.ok()) return s;
+  if (absl::Status s = NotNull(result, "the result pointer"); !s.ok()) return s;
   absl::StatusOr<Policy> p = PolicyArgument(policy);
   if (!p.ok()) return p.status();
   absl::StatusOr<DType> promoted =
@@ -127,7 +121,7 @@ absl::Status PromoteTypesFromC(int a, int b, int policy, int* result) {
 }
 
 absl::Status CanCastFromC(int from, int to, int policy, int* result) {
-  if (absl::Status s = CheckOut(result); !s.ok()) return s;
+  if (absl::Status s = NotNull(result, "the result pointer"); !s.ok()) return s;
   absl::StatusOr<Policy> p = PolicyArgument(policy);
   if (!p.ok()) return p.status();
   absl::StatusOr<DType> from_dtype = DTypeArgument(from, "from");
@@ -140,7 +134,7 @@ absl::Status CanCastFromC(int from, int to, int policy, int* result) {
 
 absl::Status ResultTypeFromC(const oneflow_promote_operand* operands, size_t count, int policy,
                              int default_dtype, int* result) {
-  if (absl::Status s = CheckOut(result); !s.ok()) return s;
+  if (absl::Status s = NotNull(result, "the result pointer"); !s.ok()) return s;
   absl::StatusOr<Policy> p = PolicyArgument(policy);
   if (!p.ok()) return p.status();
   absl::StatusOr<PromotionOptions> options = OptionsFromC(default_dtype);

@@ -29,10 +29,10 @@ namespace {
 // How long an idle worker polls for the next job, and the caller for its
 // workers, before sleeping. Waking a sleeping thread costs a futex call and,
 // on a virtual machine, an interrupt to a halted vCPU, which made short
-// two-thread casts ten times slower than libtorch's, whose OpenMP workers
-// spin (docs/casts.md). Calls that follow each other within this window (a
-// cast, then the operation it feeds) pay no wake-up; after it, an idle pool
-// costs no processor time.
+// two-thread casts far slower than libtorch's, whose OpenMP workers spin
+// (docs/tuning.md, kSpinBeforeSleeping). Calls that follow each other
+// within this window (a cast, then the operation it feeds) pay no wake-up;
+// after it, an idle pool costs no processor time.
 constexpr std::chrono::microseconds kSpinBeforeSleeping{200};
 
 // Polls `done` until it returns true or kSpinBeforeSleeping has passed;
@@ -113,7 +113,7 @@ class Pool {
   // Runs participant `id`'s own chunks in order, then whatever is left of
   // the others'. Owning a fixed share is what keeps a thread on the same
   // memory from call to call, as libtorch's static OpenMP split does, which
-  // matters when a pass nearly fills the L3 (docs/benchmarks.md). Taking the
+  // matters when a pass nearly fills the L3 (docs/tuning.md). Taking the
   // others' leftovers keeps a thread that was preempted from holding up the
   // call.
   void Work(int id) {

@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-#include "kernels/internal/cuda_pack.h"
+#include "kernels/op_kernel_support.h"
 #include "oneflow_promote/functional/internal/cuda_ops.h"
 #include "oneflow_promote/functional/internal/op_math.h"
 

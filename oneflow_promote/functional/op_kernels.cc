@@ -21,10 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "kernels/cast.h"
 #include "kernels/convert.h"
-#include "kernels/internal/cpu_cast.h"
-#include "kernels/internal/cuda_cast.h"
-#include "kernels/internal/cuda_status.h"
-#include "kernels/internal/parallel_for.h"
+#include "kernels/op_kernel_support.h"
 #if ONEFLOW_PROMOTE_HAVE_CUDA
 #include "oneflow_promote/functional/internal/cuda_ops.h"
 #endif

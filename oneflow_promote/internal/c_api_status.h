@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 
 namespace oneflow_promote::c_api_internal {
@@ -34,6 +35,18 @@ inline int ReportStatus(const absl::Status& status, char* error, size_t error_si
   RememberLastError(status.message());
   CopyMessage(status.message(), error, error_size);
   return static_cast<int>(status.code());
+}
+
+// InvalidArgument "<what> is null" for a null pointer argument, else OK.
+inline absl::Status NotNull(const void* pointer, absl::string_view what) {
+  if (pointer != nullptr) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(what, " is null"));
+}
+
+// `error`'s message as InvalidArgument, prefixed with the argument it is
+// about: "operand a: ...".
+inline absl::Status ArgumentError(absl::string_view what, const absl::Status& error) {
+  return absl::InvalidArgumentError(absl::StrCat(what, ": ", error.message()));
 }
 
 // A dtype code from C as a DType; out-of-range codes become an invalid

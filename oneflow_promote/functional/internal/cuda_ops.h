@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "kernels/internal/cuda_cast.h"
+#include "kernels/op_kernel_support.h"
 #include "oneflow_promote/dtype_enum.h"
 #include "oneflow_promote/functional/op_list.h"
 

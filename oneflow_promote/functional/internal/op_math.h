@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "kernels/convert.h"
+#include "oneflow_promote/dtype_enum.h"
 #include "oneflow_promote/functional/op_list.h"
 
 #if defined(__CUDACC__)
@@ -100,19 +101,9 @@ ONEFLOW_PROMOTE_OPS_INLINE auto Abs(M a) {
 #endif
 }
 
-template <typename T>
-struct IsComplexStorage : std::false_type {};
-template <typename P>
-struct IsComplexStorage<Complex<P>> : std::true_type {};
-
-// The floats narrower than float32 (float16, bfloat16, the float8 formats):
-// the storage structs of numeric_types.h that are not complex.
-template <typename T>
-inline constexpr bool kIsNarrowFloat = std::is_class_v<T> && !IsComplexStorage<T>::value;
-
 // The type an element computes in, and the trips between it and storage:
-// narrow floats compute in float and round once on the way back, complex32
-// in complex64.
+// narrow floats (kIsNarrowFloat, dtype_enum.h) compute in float and round
+// once on the way back, complex32 in complex64.
 template <typename T, typename = void>
 struct Math {
   using type = T;

@@ -99,7 +99,7 @@ enum class Walk {
   // division.
   kStrided,
   // Every input a scalar or read at the output's own index, which skips the
-  // division (docs/benchmarks.md): kElementsPerThread elements a thread,
+  // division (docs/tuning.md, "CUDA"): kElementsPerThread elements a thread,
   // blockDim apart.
   kContiguous,
   // kContiguous with every pointer aligned for whole packs: each thread

@@ -177,15 +177,32 @@ void BM_ApplyNoCast(benchmark::State& state) {
   }
 }
 
-// A processor built, applied and destroyed: what a functor pays per call.
+// A processor built, applied and destroyed: what a functor pays per call,
+// given its inputs as functional::Call is (a span, which the processor
+// borrows).
 void BM_BuildAndApplyNoCast(benchmark::State& state) {
+  const Tensor inputs[] = {*Tensor::Empty(DType::kFloat32, {16}),
+                           *Tensor::Empty(DType::kFloat32, {16})};
+  for (auto _ : state) {
+    TensorProcessor<Tensor> processor;
+    absl::Status status =
+        processor.AddInputs(absl::MakeConstSpan(inputs)).PromoteInputsToCommonDtype(true).Apply();
+    benchmark::DoNotOptimize(status);
+    benchmark::DoNotOptimize(&processor.GetInputs()[0]);
+  }
+}
+
+// The same with the inputs as a braced list, AddInputs({a, b}): the list
+// holds copies of the tensors (two reference counts up and down), which
+// the processor keeps.
+void BM_BuildAndApplyNoCastBraced(benchmark::State& state) {
   const Tensor a = *Tensor::Empty(DType::kFloat32, {16});
   const Tensor b = *Tensor::Empty(DType::kFloat32, {16});
   for (auto _ : state) {
     TensorProcessor<Tensor> processor;
     absl::Status status = processor.AddInputs({a, b}).PromoteInputsToCommonDtype(true).Apply();
     benchmark::DoNotOptimize(status);
-    benchmark::DoNotOptimize(processor.GetInputs().data());
+    benchmark::DoNotOptimize(&processor.GetInputs()[0]);
   }
 }
 
@@ -200,10 +217,9 @@ void BM_TorchResultTypeSameDType(benchmark::State& state) {
 // tensors, to 64 bytes: sources, destinations and memcpy's buffers, on both
 // sides. A large std::vector<char> starts 16 bytes into a page, which
 // splits every other 32-byte access across cache lines, and a kernel
-// tuned on such sources can read 64-byte aligned ones slower (int64 ->
-// bool's hand-written block did, 2026-11-24, 0d56d8a). It is
-// written once before timing, so that no timed iteration takes the page
-// faults.
+// tuned on such sources can read 64-byte aligned ones slower
+// (docs/tuning.md, the benchmark harness). It is written once before
+// timing, so that no timed iteration takes the page faults.
 class AlignedBuffer {
  public:
   explicit AlignedBuffer(int64_t bytes)
@@ -304,10 +320,9 @@ struct PairedBuffers {
 // Separate buffers biased whole runs: at 16M elements a pass nearly fills the
 // shared L3, and how many of its lines stay there for the next pass depends on
 // which physical pages (so which cache sets) a buffer got, which is fixed for a
-// process and differs in the next. Ours timed against itself on two sets of
-// buffers read 0.74x to 1.23x over three runs of the two-thread byte casts; on
-// one set, 0.89x to 1.05x. Sharing cannot favour whichever runs second: each is
-// timed only after its own settling calls have replaced the cache's contents.
+// process and differs in the next (docs/tuning.md, the benchmark harness).
+// Sharing cannot favour whichever runs second: each is timed only after its
+// own settling calls have replaced the cache's contents.
 // The six rounds take the three in each of their six orders, so that each is
 // timed after each other equally often (twice inside the rounds; the five
 // steps between rounds are five different pairs); rotating one order put each
@@ -316,18 +331,15 @@ struct PairedBuffers {
 // then calls of the same thing for three quarters of --paired_phase_ms
 // untimed, then the calls filling the last quarter, timed: the steady state a
 // benchmark loop measures. The rest lets libtorch's OpenMP threads stop
-// spinning: libgomp's idle threads spin for about 11 ms of their own processor
-// time after a parallel region, longer in wall time when they share a core, and
-// on two cores that takes a core from whatever runs next. Without any settling
-// ours ran 0.5-0.8x libtorch on two threads for the short byte casts; with 12
-// ms of settling and no rest, the turns of our pool (ours and the memcpy) that
-// followed libtorch's still ran 2-6x slower in 6 to 8 of 15 (uint8 -> int8 at
-// 16M elements on two threads), and with the rest in none (and at most 2 of 15
-// in any order). The counters are
-// the medians over rounds of time(libtorch) / time(ours) and time(memcpy) /
-// time(ours). All three meet the same spell of other tenants' traffic, which on
-// a shared machine moves single runs by 10-20% for minutes and which separate
-// benchmarks meet at different times.
+// spinning: libgomp's idle threads spin for milliseconds of their own
+// processor time after a parallel region, longer in wall time when they share
+// a core, and on two cores that takes a core from whatever runs next; without
+// the rest and the settling, the turns after libtorch's ran slower
+// (docs/tuning.md, the benchmark harness). The counters are the medians over
+// rounds of time(libtorch) / time(ours) and time(memcpy) / time(ours). All
+// three meet the same spell of other tenants' traffic, which on a shared
+// machine moves single runs for minutes and which separate benchmarks meet at
+// different times.
 void BM_CastPaired(benchmark::State& state, DType from, DType to, int64_t n, bool all) {
   constexpr int kOrders[][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
   const double settle_seconds = 0.75e-3 * g_paired_phase_ms;
@@ -392,8 +404,8 @@ void BM_CastPaired(benchmark::State& state, DType from, DType to, int64_t n, boo
 // read bandwidth * (f + t) / f, which for narrowing casts on one thread is
 // below what memcpy (f = t) moves. Each thread reads its range as the
 // narrowing casts do: four parts in rotation, a turn of kStreamTurnBytes
-// of each at a time (one stream read about 10 GB/s on one Zen 1 core, four
-// about 15).
+// of each at a time, which reads faster than one stream (docs/tuning.md,
+// kReadsInStreams).
 void BM_MemRead(benchmark::State& state, int64_t bytes, bool all) {
   const std::vector<uint64_t> src(bytes / 8, 1);
   const int threads = Threads(all);
@@ -438,7 +450,7 @@ __attribute__((target("avx2"), always_inline)) inline void ReadAndWriteBlock(con
 
 // Blocks [begin, end) of BM_ReadAndWrite, read as six streams in rotation,
 // a turn of kStreamTurnBytes of each at a time: the pattern that read
-// fastest on one Zen 1 core (kernels/internal/block_runner.h).
+// fastest (docs/tuning.md, kReadStreams).
 template <int kRatio>
 __attribute__((target("avx2"))) void ReadAndWrite(const char* in, char* out, int64_t begin, int64_t end) {
   constexpr int64_t kStreams = 6;
@@ -546,9 +558,13 @@ std::vector<bench::RatioGoal> RegisterAll() {
     const std::string torch = Register(absl::StrCat("decide/ResultType/libtorch/", count), false,
                                        BM_ResultTypeTorch, count);
     goals.push_back({ours, torch, 20});
+    // At most twice the cost of promoting one pair of dtypes.
+    goals.push_back({ours, "decide/PromoteTypes", 0.5});
   }
   const std::string apply = Register("decide/TensorProcessor_Apply_no_cast", false, BM_ApplyNoCast);
   Register("decide/TensorProcessor_build_and_Apply_no_cast", false, BM_BuildAndApplyNoCast);
+  Register("decide/TensorProcessor_build_and_Apply_no_cast_braced", false,
+           BM_BuildAndApplyNoCastBraced);
   const std::string torch_same =
       Register("decide/libtorch_result_type_same_dtype", false, BM_TorchResultTypeSameDType);
   goals.push_back({apply, torch_same, 1.0});

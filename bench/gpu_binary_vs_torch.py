@@ -73,7 +73,9 @@ def check_cpu(binary_op):
                 raise AssertionError(f"{a_name}+{b_name} path {cast_path} element {bad}: "
                                      f"{out[bad]} != {expected[bad]}")
     try:
-        binary_op("add", a.ctypes.data, "float32", a.ctypes.data, "float32", a.ctypes.data, "int8", n, -1)
+        int8s = np.empty(n, dtype=np.int8)
+        binary_op("add", a.ctypes.data, "float32", a.ctypes.data, "float32", int8s.ctypes.data,
+                  "int8", n, -1)
         raise AssertionError("float32 result into an int8 out= was accepted")
     except RuntimeError as e:
         if "can't be cast" not in str(e):

@@ -3,8 +3,8 @@
 Candidates are timed interleaved: each round runs every candidate once, and
 each keeps its best round. Timing one candidate's ten runs and then the
 next's let the GPU's clocks, ramping up after the allocations between pairs,
-favour whichever candidate went last: on an H100 the same cast kernel
-measured 0.84x to 1.0x of a copy's bandwidth depending only on its turn.
+favour whichever candidate went last: the same cast kernel's bandwidth then
+depended on its turn alone (docs/tuning.md, the benchmark harness).
 """
 
 

@@ -38,7 +38,7 @@ if(ONEFLOW_PROMOTE_CUDA)
     message(FATAL_ERROR "ONEFLOW_PROMOTE_CUDA is ON but no working nvcc was found; "
                         "set CMAKE_CUDA_COMPILER or CUDA_PATH, or turn it OFF.")
   endif()
-  # SASS for A100 and H100, as third_party/cuda/cuda.bzl compiles.
+  # SASS for sm_80 and sm_90, as third_party/cuda/cuda.bzl compiles.
   if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
     set(CMAKE_CUDA_ARCHITECTURES 80-real 90-real)
   endif()

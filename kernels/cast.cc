@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "kernels/cuda_device.h"
 #include "kernels/internal/cpu_cast.h"
 #include "kernels/internal/parallel_for.h"
 #include "kernels/internal/strided_layout.h"
@@ -78,22 +79,6 @@ absl::Status CheckNoOverlap(ByteRange src, ByteRange dst) {
   return absl::OkStatus();
 }
 
-#if ONEFLOW_PROMOTE_HAVE_CUDA
-absl::Status CheckDeviceMemory(const void* pointer, const Device& device, absl::string_view role) {
-  bool is_device = false;
-  absl::Status status = cast_internal::CudaStatus(
-      cast_internal::CudaIsDeviceMemory(pointer, device.ordinal, &is_device), "CUDA device ",
-      device.ordinal);
-  if (!status.ok()) return absl::UnavailableError(status.message());
-  if (!is_device) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the ", role, " pointer ", Hex(reinterpret_cast<uintptr_t>(pointer)),
-        " is not memory of CUDA device ", device.ordinal));
-  }
-  return absl::OkStatus();
-}
-#endif
-
 absl::Status CheckDevice(const Device& device, const void* src, const void* dst) {
   switch (device.kind) {
     case Device::Kind::kCpu:
@@ -104,8 +89,8 @@ absl::Status CheckDevice(const Device& device, const void* src, const void* dst)
       return absl::OkStatus();
     case Device::Kind::kCuda:
 #if ONEFLOW_PROMOTE_HAVE_CUDA
-      if (absl::Status s = CheckDeviceMemory(src, device, "source"); !s.ok()) return s;
-      return CheckDeviceMemory(dst, device, "destination");
+      if (absl::Status s = CheckCudaMemory(src, device.ordinal, "the source"); !s.ok()) return s;
+      return CheckCudaMemory(dst, device.ordinal, "the destination");
 #else
       (void)src;
       (void)dst;

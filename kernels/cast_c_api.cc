@@ -5,7 +5,7 @@
 #include <type_traits>
 
 #include "kernels/cast.h"
-#include "oneflow_promote/internal/c_api_status.h"
+#include "oneflow_promote/c_abi_support.h"
 
 namespace oneflow_promote {
 namespace {

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "oneflow_promote/c_abi.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

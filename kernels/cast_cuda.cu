@@ -167,25 +167,6 @@ CudaResult LaunchResult() { return Result(cudaGetLastError()); }
 
 }  // namespace
 
-CudaResult CudaIsDeviceMemory(const void* pointer, int ordinal, bool* is_device) {
-  int count = 0;
-  if (CudaResult r = Result(cudaGetDeviceCount(&count)); !r.ok()) return r;
-  if (ordinal < 0 || ordinal >= count) {
-    *is_device = false;
-    return {cudaErrorInvalidDevice, "no CUDA device with that ordinal"};
-  }
-  cudaPointerAttributes attributes;
-  const cudaError_t error = cudaPointerGetAttributes(&attributes, pointer);
-  if (error != cudaSuccess) {
-    cudaGetLastError();  // an unknown pointer is an answer, not a sticky error
-    *is_device = false;
-    return {};
-  }
-  *is_device = (attributes.type == cudaMemoryTypeDevice && attributes.device == ordinal) ||
-               attributes.type == cudaMemoryTypeManaged;
-  return {};
-}
-
 CudaResult CudaCastContiguous(const void* src, DType from, void* dst, DType to, int64_t n,
                               int ordinal, void* stream) {
   ScopedDevice scope(ordinal);

@@ -575,8 +575,9 @@ TEST(CastElements, LastLevelCacheMatchesSysfs) {
 }
 
 // The store rule on the caches of the machines it was measured on, at the
-// sizes measured there (docs/casts.md): each case is a pass whose ordinary
-// stores ran faster (caching pays) or slower than streamed ones.
+// sizes measured there (docs/tuning.md, CachingPays): each case is a pass
+// whose ordinary stores ran faster (caching pays) or slower than streamed
+// ones.
 TEST(CastElements, CachingPaysWhereMeasuredFaster) {
   constexpr int64_t kMiB = int64_t{1} << 20;
   constexpr int64_t kZenL3 = 32 * kMiB, kXeonL3 = 480 * kMiB;

@@ -1,4 +1,5 @@
-// CudaDeviceCount, with or without the CUDA toolkit.
+// CudaDeviceCount, device buffers and pointer checks, with or without the
+// CUDA toolkit.
 
 #include "kernels/cuda_device.h"
 
@@ -8,8 +9,10 @@
 #if ONEFLOW_PROMOTE_HAVE_CUDA
 extern "C" int OneflowPromoteCudaDeviceCount(int* count, const char** error);
 extern "C" int OneflowPromoteCudaMalloc(void** pointer, long long bytes, int ordinal,
-                                        const char** error);
-extern "C" void OneflowPromoteCudaFree(void* pointer);
+                                        void* stream, int* pooled, const char** error);
+extern "C" void OneflowPromoteCudaFree(void* pointer, void* stream, int pooled);
+extern "C" int OneflowPromoteCudaIsDeviceMemory(const void* pointer, int ordinal,
+                                                int* is_device, const char** error);
 extern "C" int OneflowPromoteCudaMemcpy(void* dst, const void* src, long long bytes, int direction,
                                         const char** error);
 #endif
@@ -30,18 +33,39 @@ absl::StatusOr<int> CudaDeviceCount() {
 #endif
 }
 
-absl::StatusOr<std::shared_ptr<std::byte[]>> AllocateCudaBuffer(int64_t bytes, int ordinal) {
+absl::StatusOr<std::shared_ptr<std::byte[]>> AllocateCudaBuffer(int64_t bytes, int ordinal,
+                                                                 void* stream) {
 #if ONEFLOW_PROMOTE_HAVE_CUDA
   void* pointer = nullptr;
+  int pooled = 0;
   const char* error = "";
-  if (OneflowPromoteCudaMalloc(&pointer, bytes, ordinal, &error) != 0) {
+  if (OneflowPromoteCudaMalloc(&pointer, bytes, ordinal, stream, &pooled, &error) != 0) {
     return absl::ResourceExhaustedError(
         absl::StrCat("cannot allocate ", bytes, " bytes on cuda:", ordinal, ": ", error));
   }
-  return std::shared_ptr<std::byte[]>(static_cast<std::byte*>(pointer),
-                                      [](std::byte* p) { OneflowPromoteCudaFree(p); });
+  return std::shared_ptr<std::byte[]>(
+      static_cast<std::byte*>(pointer),
+      [stream, pooled](std::byte* p) { OneflowPromoteCudaFree(p, stream, pooled); });
 #else
-  (void)bytes;
+  (void)bytes, (void)stream;
+  return absl::UnavailableError(
+      absl::StrCat("cuda:", ordinal, " requested, but the library was built without CUDA"));
+#endif
+}
+
+absl::Status CheckCudaMemory(const void* pointer, int ordinal, absl::string_view role) {
+#if ONEFLOW_PROMOTE_HAVE_CUDA
+  int is_device = 0;
+  const char* error = "";
+  if (OneflowPromoteCudaIsDeviceMemory(pointer, ordinal, &is_device, &error) != 0) {
+    return absl::UnavailableError(absl::StrCat("CUDA device ", ordinal, ": ", error));
+  }
+  if (is_device) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat(role, " pointer 0x", absl::Hex(reinterpret_cast<uintptr_t>(pointer)),
+                   " is not memory of CUDA device ", ordinal));
+#else
+  (void)pointer, (void)role;
   return absl::UnavailableError(
       absl::StrCat("cuda:", ordinal, " requested, but the library was built without CUDA"));
 #endif

@@ -12,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace oneflow_promote {
 
@@ -19,10 +20,20 @@ namespace oneflow_promote {
 // none usable: no toolkit at build time, no driver, or a driver too old.
 [[nodiscard]] absl::StatusOr<int> CudaDeviceCount();
 
-// `bytes` bytes of device memory on CUDA device `ordinal`, freed when the
-// last owner lets go. Unavailable without the toolkit or a device.
-[[nodiscard]] absl::StatusOr<std::shared_ptr<std::byte[]>> AllocateCudaBuffer(int64_t bytes,
-                                                                             int ordinal);
+// `bytes` bytes of device memory on CUDA device `ordinal`, allocated in
+// the order of `stream` (a cudaStream_t; nullptr: the default stream) and
+// freed in that order when the last owner lets go, so that neither waits
+// for the device and both can be captured in a CUDA graph. Work on other
+// streams that uses the buffer must be ordered before its release, as with
+// PyTorch's caching allocator. Unavailable without the toolkit or a device.
+[[nodiscard]] absl::StatusOr<std::shared_ptr<std::byte[]>> AllocateCudaBuffer(
+    int64_t bytes, int ordinal, void* stream = nullptr);
+
+// OK when `pointer` is memory CUDA device `ordinal` can address (its device
+// memory, or managed memory); otherwise InvalidArgument naming `role` ("the
+// source", "operand a") and the pointer, or Unavailable without a device.
+[[nodiscard]] absl::Status CheckCudaMemory(const void* pointer, int ordinal,
+                                           absl::string_view role);
 
 enum class CopyDirection { kHostToDevice, kDeviceToHost, kDeviceToDevice };
 

@@ -19,11 +19,6 @@
 
 namespace oneflow_promote {
 
-// The kinds that promotion rules talk about, in PyTorch's order of "higher
-// category" (bool < integer < floating < complex); unsigned and signed are
-// both integers there but the Array API tells them apart.
-enum class Category : uint8_t { kBool, kUnsigned, kSigned, kFloating, kComplex };
-
 // Canonical lower-case name ("float32"), or "invalid" for a value outside
 // the enum.
 [[nodiscard]] constexpr absl::string_view Name(DType dtype) {
@@ -67,10 +62,9 @@ enum class Category : uint8_t { kBool, kUnsigned, kSigned, kFloating, kComplex }
 // Real floating point (float8 through float64); complex is not "floating" here.
 [[nodiscard]] constexpr bool IsFloating(DType d) { return CategoryOf(d) == Category::kFloating; }
 [[nodiscard]] constexpr bool IsComplex(DType d) { return CategoryOf(d) == Category::kComplex; }
-[[nodiscard]] constexpr bool IsFloat8(DType d) {
-  return d == DType::kFloat8E4M3FN || d == DType::kFloat8E5M2 || d == DType::kFloat8E4M3FNUZ ||
-         d == DType::kFloat8E5M2FNUZ || d == DType::kFloat8E8M0FNU;
-}
+// The float8 formats: the one-byte floating dtypes of the list (as
+// kIsFloat8 is for storage types, dtype_enum.h).
+[[nodiscard]] constexpr bool IsFloat8(DType d) { return IsFloating(d) && ItemSize(d) == 1; }
 
 // "Category" as the promotion rules order it: bool 0, integer 1, floating 2,
 // complex 3 (signed and unsigned are one category there).

@@ -14,6 +14,7 @@
 #define ONEFLOW_PROMOTE_DTYPE_ENUM_H_
 
 #include <cstdint>
+#include <type_traits>
 
 #include "oneflow_promote/numeric_types.h"
 
@@ -44,6 +45,12 @@
 
 namespace oneflow_promote {
 
+// The kinds that promotion rules talk about, in PyTorch's order of "higher
+// category" (bool < integer < floating < complex); unsigned and signed are
+// both integers there but the Array API tells them apart. The list's last
+// column.
+enum class Category : uint8_t { kBool, kUnsigned, kSigned, kFloating, kComplex };
+
 enum class DType : uint8_t {
 #define ONEFLOW_PROMOTE_ENUMERATOR(e, name, type, category) e,
   ONEFLOW_PROMOTE_FOR_EACH_DTYPE(ONEFLOW_PROMOTE_ENUMERATOR)
@@ -71,6 +78,25 @@ inline constexpr DType kAllDTypes[] = {
 [[nodiscard]] constexpr bool IsValid(DType dtype) {
   return static_cast<unsigned>(dtype) < static_cast<unsigned>(kNumDTypes);
 }
+
+// Whether a host storage type is that of a real floating dtype, from the
+// list; false for every other type (the ops' math types, say).
+template <typename T>
+inline constexpr bool kIsFloatingStorage = false;
+#define ONEFLOW_PROMOTE_FLOATING_STORAGE(e, name, type, category) \
+  template <>                                                     \
+  inline constexpr bool kIsFloatingStorage<type> = Category::category == Category::kFloating;
+ONEFLOW_PROMOTE_FOR_EACH_DTYPE(ONEFLOW_PROMOTE_FLOATING_STORAGE)
+#undef ONEFLOW_PROMOTE_FLOATING_STORAGE
+
+// The real floating types narrower than float32 (float16, bfloat16 and the
+// float8 formats), which compute in float32 and round once on the way back.
+template <typename T>
+inline constexpr bool kIsNarrowFloat = kIsFloatingStorage<T> && sizeof(T) < 4;
+
+// The float8 formats: the one-byte floating types.
+template <typename T>
+inline constexpr bool kIsFloat8 = kIsFloatingStorage<T> && sizeof(T) == 1;
 
 // Carries a storage type into a generic lambda: `typename decltype(tag)::type`.
 template <typename T>

@@ -81,6 +81,23 @@ TEST(DType, Categories) {
   EXPECT_LT(CategoryRank(DType::kFloat64), CategoryRank(DType::kComplex32));
 }
 
+// The predicates derived from the list's columns agree with the dtypes'
+// names: the float8 formats are the float8_* dtypes, and the narrow floats
+// those and float16 and bfloat16 (complex32 and bcomplex32 are complex).
+TEST(DType, DerivedPredicatesMatchTheNames) {
+  for (DType d : kAllDTypes) {
+    const absl::string_view name = Name(d);
+    const bool float8 = name.substr(0, 7) == "float8_";
+    const bool narrow = float8 || name == "float16" || name == "bfloat16";
+    EXPECT_EQ(IsFloat8(d), float8) << name;
+    VisitDType(d, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      EXPECT_EQ(kIsFloat8<T>, float8) << name;
+      EXPECT_EQ(kIsNarrowFloat<T>, narrow) << name;
+    });
+  }
+}
+
 TEST(DType, ForeignEnumValuesAreValidated) {
   for (int raw = 0; raw < kNumDTypes; ++raw) EXPECT_TRUE(DTypeFromRaw(raw).ok());
   for (int raw : {-1, kNumDTypes, kNumDTypes + 1, 255, 1 << 20}) {

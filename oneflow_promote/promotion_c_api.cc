@@ -4,11 +4,13 @@
 #include "oneflow_promote/promotion_c_api.h"
 
 #include <complex>
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "oneflow_promote/dtype.h"
 #include "oneflow_promote/internal/c_api_status.h"
 #include "oneflow_promote/internal/c_operands.h"
@@ -20,23 +22,28 @@ namespace {
 
 absl::StatusOr<DType> DTypeArgument(int raw, const char* what) {
   absl::StatusOr<DType> dtype = DTypeFromRaw(raw);
-  if (!dtype.ok()) return absl::InvalidArgumentError(absl::StrCat(what, ": ", dtype.status().message()));
+  if (!dtype.ok()) return ArgumentError(what, dtype.status());
   return dtype;
 }
 
 absl::StatusOr<Policy> PolicyArgument(int raw) {
+  std::vector<std::string> codes;
   for (Policy policy : kAllPolicies) {
     if (static_cast<int>(policy) == raw) return policy;
+    codes.push_back(absl::StrCat(static_cast<int>(policy), " (", PolicyName(policy), ")"));
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("policy code ", raw, " is neither 0 (torch) nor 1 (array_api)"));
+  return absl::InvalidArgumentError(absl::StrCat("policy code ", raw, " is not one of ",
+                                                 absl::StrJoin(codes, ", ")));
 }
 
-template <typename T>
-absl::Status CheckOut(const T* out) {
-  if (out == nullptr) return absl::InvalidArgumentError("the result pointer is null");
-  return absl::OkStatus();
-}
+// The header's codes are the enum's values.
+static_assert(ONEFLOW_PROMOTE_POLICY_TORCH == static_cast<int>(Policy::kTorch) &&
+              ONEFLOW_PROMOTE_POLICY_ARRAY_API == static_cast<int>(Policy::kArrayApi) &&
+              ONEFLOW_PROMOTE_POLICY_NUMPY == static_cast<int>(Policy::kNumpy) &&
+              ONEFLOW_PROMOTE_POLICY_JAX == static_cast<int>(Policy::kJax) &&
+              ONEFLOW_PROMOTE_POLICY_JAX_X32 == static_cast<int>(Policy::kJaxX32) &&
+              ONEFLOW_PROMOTE_POLICY_JAX_STRICT == static_cast<int>(Policy::kJaxStrict) &&
+              kNumPolicies == 6);
 
 }  // namespace
 
@@ -94,8 +101,8 @@ absl::StatusOr<PromotionOptions> OptionsFromC(int default_dtype) {
 namespace {
 
 absl::Status DTypeFromName(const char* name, int* dtype) {
-  if (name == nullptr) return absl::InvalidArgumentError("the dtype name is null");
-  if (absl::Status s = CheckOut(dtype); !s.ok()) return s;
+  if (absl::Status s = NotNull(name, "the dtype name"); !s.ok()) return s;
+  if (absl::Status s = NotNull(dtype, "the result pointer"); !s.ok()) return s;
   absl::StatusOr<DType> parsed = ParseDType(name);
   if (!parsed.ok()) return parsed.status();
   *dtype = Index(*parsed);
@@ -103,7 +110,7 @@ absl::Status DTypeFromName(const char* name, int* dtype) {
 }
 
 absl::Status PromoteTypesFromC(int a, int b, int policy, int* result) {
-  if (absl::Status s = CheckOut(result); !s.ok()) return s;
+  if (absl::Status s = NotNull(result, "the result pointer"); !s.ok()) return s;
   absl::StatusOr<Policy> p = PolicyArgument(policy);
   if (!p.ok()) return p.status();
   absl::StatusOr<DType> promoted =
@@ -114,7 +121,7 @@ absl::Status PromoteTypesFromC(int a, int b, int policy, int* result) {
 }
 
 absl::Status CanCastFromC(int from, int to, int policy, int* result) {
-  if (absl::Status s = CheckOut(result); !s.ok()) return s;
+  if (absl::Status s = NotNull(result, "the result pointer"); !s.ok()) return s;
   absl::StatusOr<Policy> p = PolicyArgument(policy);
   if (!p.ok()) return p.status();
   absl::StatusOr<DType> from_dtype = DTypeArgument(from, "from");
@@ -127,7 +134,7 @@ absl::Status CanCastFromC(int from, int to, int policy, int* result) {
 
 absl::Status ResultTypeFromC(const oneflow_promote_operand* operands, size_t count, int policy,
                              int default_dtype, int* result) {
-  if (absl::Status s = CheckOut(result); !s.ok()) return s;
+  if (absl::Status s = NotNull(result, "the result pointer"); !s.ok()) return s;
   absl::StatusOr<Policy> p = PolicyArgument(policy);
   if (!p.ok()) return p.status();
   absl::StatusOr<PromotionOptions> options = OptionsFromC(default_dtype);

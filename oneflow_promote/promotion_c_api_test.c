@@ -1,5 +1,5 @@
-/* The promotion C ABI called from C. Expected answers are PyTorch 2.15's, each
- * with the Python expression that gives it. */
+/* The promotion C ABI called from C. Expected answers are PyTorch 2.15's,
+ * NumPy 2.4's and JAX 0.10's, each with the Python expression that gives it. */
 
 #include "oneflow_promote/promotion_c_api.h"
 
@@ -28,7 +28,10 @@ static oneflow_promote_operand scalar(int kind, int64_t int_value, double real, 
 int main(void) {
   char error[256];
   int result = -1;
-  const int torch = 0, array_api = 1;
+  const int torch = ONEFLOW_PROMOTE_POLICY_TORCH, array_api = ONEFLOW_PROMOTE_POLICY_ARRAY_API;
+  const int numpy = ONEFLOW_PROMOTE_POLICY_NUMPY, jax = ONEFLOW_PROMOTE_POLICY_JAX;
+  const int jax_x32 = ONEFLOW_PROMOTE_POLICY_JAX_X32;
+  const int jax_strict = ONEFLOW_PROMOTE_POLICY_JAX_STRICT;
 
   CHECK(strcmp(oneflow_promote_dtype_name(code("bcomplex32")), "bcomplex32") == 0);
   CHECK(strcmp(oneflow_promote_dtype_name(99), "invalid") == 0);
@@ -55,6 +58,24 @@ int main(void) {
   CHECK(strstr(error, "200") != NULL);
   CHECK(oneflow_promote_promote_types(code("int8"), code("int8"), 7, &result, error,
                                       sizeof error) != 0);
+  CHECK(strstr(error, "5 (jax_strict)") != NULL);
+  /* np.promote_types(np.int64, np.uint64) -> float64 */
+  CHECK(oneflow_promote_promote_types(code("int64"), code("uint64"), numpy, &result, error,
+                                      sizeof error) == 0 && result == code("float64"));
+  /* NumPy has no bfloat16 (ml_dtypes adds one; NumPy itself has none) */
+  CHECK(oneflow_promote_promote_types(code("bfloat16"), code("float32"), numpy, &result, error,
+                                      sizeof error) != 0);
+  CHECK(strstr(error, "bfloat16 is not a dtype of the numpy policy") != NULL);
+  /* jnp.promote_types(jnp.int8, jnp.float8_e4m3fn) -> float8_e4m3fn (x64 and x32) */
+  CHECK(oneflow_promote_promote_types(code("int8"), code("float8_e4m3fn"), jax, &result, error,
+                                      sizeof error) == 0 && result == code("float8_e4m3fn"));
+  /* x64 off: jnp.asarray(np.zeros(1, np.int64)) is int32, so int64 + int8 -> int32 */
+  CHECK(oneflow_promote_promote_types(code("int64"), code("int8"), jax_x32, &result, error,
+                                      sizeof error) == 0 && result == code("int32"));
+  /* jax_numpy_dtype_promotion='strict': int8 + int16 raises TypePromotionError */
+  CHECK(oneflow_promote_promote_types(code("int8"), code("int16"), jax_strict, &result, error,
+                                      sizeof error) != 0);
+  CHECK(strstr(error, "jax_numpy_dtype_promotion=strict") != NULL);
 
   /* torch.can_cast(torch.float32, torch.int32) -> False; (torch.int32,
    * torch.float16) -> True; (torch.bcomplex32, torch.float32) -> False */
@@ -63,6 +84,11 @@ int main(void) {
   CHECK(oneflow_promote_can_cast(code("int32"), code("float16"), torch, &result, error,
                                  sizeof error) == 0 && result == 1);
   CHECK(oneflow_promote_can_cast(code("bcomplex32"), code("float32"), torch, &result, error,
+                                 sizeof error) == 0 && result == 0);
+  /* np.can_cast(np.int64, np.int8, "same_kind") -> True; (np.int8, np.uint8) -> False */
+  CHECK(oneflow_promote_can_cast(code("int64"), code("int8"), numpy, &result, error,
+                                 sizeof error) == 0 && result == 1);
+  CHECK(oneflow_promote_can_cast(code("int8"), code("uint8"), numpy, &result, error,
                                  sizeof error) == 0 && result == 0);
 
   {
@@ -103,6 +129,24 @@ int main(void) {
                                       sizeof error) != 0);
     CHECK(oneflow_promote_result_type(bad_kind, 1, torch, code("float32"), NULL, error,
                                       sizeof error) != 0);
+  }
+
+  {
+    /* np.add(np.zeros(3, np.int8), 300) raises OverflowError; jnp.add(jnp.zeros(3,
+     * jnp.int8), 300) is int8 (x64 on or off); np.add(np.zeros(3, np.uint8),
+     * np.int64(1)) is int64 */
+    const oneflow_promote_operand int8_300[] = {tensor("int8", 1),
+                                                scalar(ONEFLOW_PROMOTE_PY_INT, 300, 0, 0)};
+    const oneflow_promote_operand uint8_int64_0d[] = {tensor("uint8", 1), tensor("int64", 0)};
+    CHECK(oneflow_promote_result_type(int8_300, 2, numpy, code("float32"), &result, error,
+                                      sizeof error) != 0);
+    CHECK(strstr(error, "operand 2 (Python int 300)") != NULL && strstr(error, "int8") != NULL);
+    CHECK(oneflow_promote_result_type(int8_300, 2, jax, code("float32"), &result, error,
+                                      sizeof error) == 0 && result == code("int8"));
+    CHECK(oneflow_promote_result_type(int8_300, 2, jax_x32, code("float32"), &result, error,
+                                      sizeof error) == 0 && result == code("int8"));
+    CHECK(oneflow_promote_result_type(uint8_int64_0d, 2, numpy, code("float32"), &result, error,
+                                      sizeof error) == 0 && result == code("int64"));
   }
 
   if (failures == 0) printf("promotion C ABI: all checks passed\n");

@@ -11,22 +11,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "fmt/format.h"
+#include "oneflow_promote/internal/result_type_steps.h"
 #include "oneflow_promote/internal/torch_buckets.h"
 
 namespace oneflow_promote {
-namespace {
-
-using internal_torch_buckets::ChooseCombine;
-using internal_torch_buckets::CombineChoice;
-
-std::string FormatPyFloat(double value) {
-  std::string text = fmt::format("{}", value);
-  if (text.find_first_of(".eni") == std::string::npos) text += ".0";  // Python's repr
-  return text;
-}
+namespace internal_result_type {
 
 std::string FormatInt128(absl::int128 value) {
-  // absl::int128's operator<< exists, but StrCat does not take it in 20220623.
   const bool negative = value < 0;
   absl::uint128 magnitude = negative ? -static_cast<absl::uint128>(value)
                                      : static_cast<absl::uint128>(value);
@@ -38,50 +29,23 @@ std::string FormatInt128(absl::int128 value) {
   return negative ? "-" + digits : digits;
 }
 
-// The inclusive value range of an integer dtype, as 128-bit integers.
-struct IntRange {
-  absl::int128 min;
-  absl::int128 max;
-};
+}  // namespace internal_result_type
 
-IntRange RangeOf(DType dtype) {
-  return VisitDType(dtype, [](auto tag) -> IntRange {
-    using T = typename decltype(tag)::type;
-    if constexpr (std::is_integral_v<T>) {
-      return {static_cast<absl::int128>(std::numeric_limits<T>::min()),
-              static_cast<absl::int128>(std::numeric_limits<T>::max())};
-    } else {
-      return {0, 0};
-    }
-  });
-}
+namespace {
 
-// Records the derivation when explaining. TRACE evaluates its arguments only
-// when a trace is being recorded, so ResultType builds no strings.
-#define TRACE(trace, ...)                     \
-  do {                                        \
-    if ((trace).on()) (trace).Line(__VA_ARGS__); \
-  } while (false)
+using internal_result_type::FormatInt128;
+using internal_result_type::IntRange;
+using internal_result_type::OperandLabel;
+using internal_result_type::RangeOf;
+using internal_result_type::Trace;
+using internal_result_type::WithContext;
+using internal_torch_buckets::ChooseCombine;
+using internal_torch_buckets::CombineChoice;
 
-class Trace {
- public:
-  explicit Trace(std::vector<std::string>* lines) : lines_(lines) {}
-  bool on() const { return lines_ != nullptr; }
-  template <typename... Args>
-  void Line(const Args&... args) {
-    lines_->push_back(absl::StrCat(args...));
-  }
-
- private:
-  std::vector<std::string>* lines_;
-};
-
-std::string OperandLabel(absl::Span<const Operand> operands, size_t i) {
-  return absl::StrCat("operand ", i + 1, " (", operands[i].Describe(), ")");
-}
-
-absl::Status WithContext(const absl::Status& status, absl::string_view context) {
-  return absl::Status(status.code(), absl::StrCat(context, ": ", status.message()));
+std::string FormatPyFloat(double value) {
+  std::string text = fmt::format("{}", value);
+  if (text.find_first_of(".eni") == std::string::npos) text += ".0";  // Python's repr
+  return text;
 }
 
 // ---------------------------------------------------------------- torch ---
@@ -319,8 +283,19 @@ absl::StatusOr<DType> ArrayApiResultType(absl::Span<const Operand> operands, Tra
 
 absl::StatusOr<DType> ResultTypeImpl(absl::Span<const Operand> operands, Policy policy,
                                      const PromotionOptions& options, Trace& trace) {
-  if (policy == Policy::kTorch) return TorchResultType(operands, options, trace);
-  return ArrayApiResultType(operands, trace);
+  switch (policy) {
+    case Policy::kTorch:
+      return TorchResultType(operands, options, trace);
+    case Policy::kArrayApi:
+      return ArrayApiResultType(operands, trace);
+    case Policy::kNumpy:
+    case Policy::kJax:
+    case Policy::kJaxX32:
+    case Policy::kJaxStrict:
+      return internal_result_type::WeakScalarResultType(operands, policy, trace);
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("policy ", static_cast<int>(policy), " is not a valid policy"));
 }
 
 }  // namespace

@@ -153,25 +153,29 @@ struct PromotionOptions {
 namespace internal_result_type {
 
 // PyTorch's rules folded through internal_torch_buckets: one AND per
-// bucket and operand, then a lowest-bit scan per bucket and two combine lookups; no
-// branch per rule. Returns a bucket code, kFailed where the detailed path
-// must find (and word) an error or apply PyTorch's float8 and uint16/32/64
-// guards. Inline, with ResultType's fast path, because a functor calls it on
-// every op: out of line, the call and the StatusOr return cost more than the
-// fold.
+// bucket and operand, then a lowest-bit scan per bucket and two combine
+// lookups, the second giving the dtype; no branch per rule. Returns the
+// dtype's enum value, or kNoDType where the detailed path must find (and
+// word) an error or apply PyTorch's float8 and uint16/32/64 guards. Inline,
+// with ResultType's fast path, because a functor calls it on every op: out
+// of line, the call and the StatusOr return cost more than the fold.
 [[nodiscard]] inline uint8_t FoldTorchBuckets(absl::Span<const Operand> operands,
                                               const PromotionOptions& options) {
   namespace tb = internal_torch_buckets;
   const bool float64_default = options.default_dtype == DType::kFloat64;
   if (operands.empty() || (!float64_default && options.default_dtype != DType::kFloat32)) {
-    return tb::kFailed;
+    return tb::kNoDType;
   }
-  tb::BucketSets sets = operands.front().torch_bucket_sets(float64_default);
-  for (const Operand& op : operands.subspan(1)) sets &= op.torch_bucket_sets(float64_default);
-  const int dimensioned = tb::Decode(sets, tb::Bucket::kDimensioned);
-  const int zero_dim = tb::Decode(sets, tb::Bucket::kZeroDim);
-  const int scalar = tb::Decode(sets, tb::Bucket::kScalar);
-  return tb::kCombine[dimensioned][tb::kCombine[zero_dim][scalar]];
+  // Three locals rather than a BucketSets, so that the fold stays in registers.
+  tb::BucketSet dimensioned = tb::kEmptySet, zero_dim = tb::kEmptySet, scalar = tb::kEmptySet;
+  for (const Operand& op : operands) {
+    const tb::BucketSets& sets = op.torch_bucket_sets(float64_default);
+    dimensioned &= sets.sets[static_cast<int>(tb::Bucket::kDimensioned)];
+    zero_dim &= sets.sets[static_cast<int>(tb::Bucket::kZeroDim)];
+    scalar &= sets.sets[static_cast<int>(tb::Bucket::kScalar)];
+  }
+  return tb::kCombineToDType[tb::Decode(dimensioned)]
+                            [tb::kCombine[tb::Decode(zero_dim)][tb::Decode(scalar)]];
 }
 
 // ResultType for everything the fold leaves: errors, and the Array API.
@@ -184,9 +188,9 @@ namespace internal_result_type {
 inline absl::StatusOr<DType> ResultType(absl::Span<const Operand> operands, Policy policy,
                                         const PromotionOptions& options) {
   if (policy == Policy::kTorch) {
-    const uint8_t code = internal_result_type::FoldTorchBuckets(operands, options);
-    if (ABSL_PREDICT_TRUE(internal_torch_buckets::IsDTypeCode(code))) {
-      return internal_torch_buckets::DTypeOf(code);
+    const uint8_t dtype = internal_result_type::FoldTorchBuckets(operands, options);
+    if (ABSL_PREDICT_TRUE(dtype != internal_torch_buckets::kNoDType)) {
+      return static_cast<DType>(dtype);
     }
   }
   return internal_result_type::DetailedResultType(operands, policy, options);

@@ -28,3 +28,13 @@ if ! python3 -c "import array_api_strict, ml_dtypes, matplotlib, pytest" 2>/dev/
   echo "installing Python test oracles, matplotlib and pytest"
   python3 -m pip install -q array-api-strict ml_dtypes numpy matplotlib pytest
 fi
+
+# NumPy 2 and JAX (CPU wheels) regenerate tests/numpy/cases.tsv and
+# tests/jax/cases.tsv; JAX is pinned to the version the file was written with.
+jax_version=0.10.2
+if ! python3 -c "import jax, jaxlib, numpy
+assert jax.__version__ == jaxlib.__version__ == '$jax_version'
+assert int(numpy.__version__.split('.')[0]) >= 2" 2>/dev/null; then
+  echo "installing numpy 2 and jax==$jax_version (CPU)"
+  python3 -m pip install -q "numpy>=2" "jax==$jax_version" "jaxlib==$jax_version"
+fi

@@ -1,12 +1,16 @@
 #!/bin/bash
 # The whole test suite: installs what is missing, checks the oracle data
-# against live array-api-strict and ml_dtypes and that includes run down the
-# layers only (tools/check_layers.py), then runs `bazel test //...`.
+# against live array-api-strict, NumPy, JAX and ml_dtypes and that includes
+# run down the layers only (tools/check_layers.py, after its own self-test),
+# then runs `bazel test //...`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install_deps.sh
 python3 tests/array_api/generate_cases.py --check tests/array_api/cases.tsv
+python3 tests/numpy/generate_cases.py --check tests/numpy/cases.tsv
+python3 tests/jax/generate_cases.py --check tests/jax/cases.tsv
 python3 tests/float8/generate_cases.py --check tests/float8/cases.tsv
 python3 tests/literals/generate_cases.py --check tests/literals/cases.tsv
+python3 tools/check_layers_test.py
 python3 tools/check_layers.py
 bazel test //... "$@"

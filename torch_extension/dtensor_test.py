@@ -2,10 +2,13 @@
 two processes on 127.0.0.1 (gloo) on a 1-D mesh, and four on the 2-D mesh
 [[0, 1], [2, 3]], each holding local shards; every case's full tensor must
 equal the single-device answer computed from the same shards. Cases: casts
-of Partial(sum), Partial(max) and Shard layouts, and add, sub and mul of
-promoted partials. Without the rules, the int8 cast and
-the promoted add give DTensor 2.15's partial-through answers, which differ
-(checked too, so that the test shows what the rules change).
+of Partial(sum), Partial(max) and Shard layouts (.to() and, under inference
+mode, aten.to.dtype), add, sub, mul and true division of promoted partials,
+in place too. The rules are installed once before DTensor runs anything, and
+once after it has run every case (its sharding caches must not keep the old
+decisions), then uninstalled. Without the rules, the int8 cast, the
+promoted add and the division give DTensor 2.15's partial-through answers,
+which differ (checked too, so that the test shows what the rules change).
 
 gloo all-reduces bool, uint8, int8, int32, int64 and the floats, not int16:
 the cases use those dtypes.
@@ -50,12 +53,19 @@ def single_device(case, parts):
         "int8 P(sum) + int32 P(sum)": lambda: reduced("i8") + reduced("i32"),
         "int8 P(sum) * int32 R": lambda: reduced("i8") * parts[0]["i32"],
         "int32 P(sum) - int32 P(sum)": lambda: reduced("i32") - reduced("i32"),
+        "int8 P(sum) / 2": lambda: reduced("i8") / 2,
+        "int8 P(sum) * 3": lambda: reduced("i8") * 3,
+        "int8 P(sum) -> int32 under inference mode": lambda: reduced("i8").to(torch.int32),
+        "int32 P(sum) += int8 P(sum)": lambda: reduced("i32").add_(reduced("i8")),
+        "int8 P(sum) *= 3": lambda: reduced("i8").mul_(3),
     }[case]()
 
 
 def distributed(case, mesh, local):
     from torch.distributed.tensor import DTensor, Partial, Replicate
-    P = lambda name, op="sum": DTensor.from_local(local[name], mesh, [Partial(op)])  # noqa: E731
+    # A copy per case: the in-place cases write into their DTensor.
+    P = lambda name, op="sum": DTensor.from_local(  # noqa: E731
+        local[name].clone(), mesh, [Partial(op)])
     return {
         "int8 P(sum) -> int32": lambda: P("i8").to(torch.int32),
         "int32 P(sum) -> int8": lambda: P("i32").to(torch.int8),
@@ -65,12 +75,31 @@ def distributed(case, mesh, local):
         "int8 P(sum) * int32 R": lambda: P("i8") * DTensor.from_local(
             shards(0)["i32"], mesh, [Replicate()]),
         "int32 P(sum) - int32 P(sum)": lambda: P("i32") - P("i32"),
+        "int8 P(sum) / 2": lambda: P("i8") / 2,
+        "int8 P(sum) * 3": lambda: P("i8") * 3,
+        "int8 P(sum) -> int32 under inference mode": lambda: inference(
+            lambda: P("i8").to(torch.int32)),
+        "int32 P(sum) += int8 P(sum)": lambda: P("i32").add_(P("i8")),
+        "int8 P(sum) *= 3": lambda: P("i8").mul_(3),
     }[case]()
+
+
+def inference(f):
+    with torch.inference_mode():
+        return f()
 
 
 CASES = ["int8 P(sum) -> int32", "int32 P(sum) -> int8", "uint8 P(max) -> float32",
          "float32 P(sum) -> bool", "int8 P(sum) + int32 P(sum)", "int8 P(sum) * int32 R",
-         "int32 P(sum) - int32 P(sum)"]
+         "int32 P(sum) - int32 P(sum)", "int8 P(sum) / 2", "int8 P(sum) * 3",
+         "int8 P(sum) -> int32 under inference mode", "int32 P(sum) += int8 P(sum)",
+         "int8 P(sum) *= 3"]
+
+# In place, the int8 partials cannot pass into int32 arithmetic, and DTensor
+# cannot reduce a partial self in place: under the rules it raises where its
+# own strategy gave a wrong answer silently.
+RAISES_UNDER_THE_RULES = {"int32 P(sum) += int8 P(sum)": "in-place operations that require "
+                                                         "placement changes are not supported"}
 
 
 SWEEP_DTYPES = [torch.uint8, torch.int8, torch.int32, torch.int64, torch.float32, torch.float64,
@@ -122,7 +151,7 @@ def sweep_cases():
             yield source, target, placement, 100 * i + j
 
 
-def run_sweep(rank, mesh, results):
+def run_sweep(rank, mesh, results, phase):
     from torch.distributed.tensor import DTensor
     mismatches = []
     for source, target, placement, seed in sweep_cases():
@@ -134,7 +163,7 @@ def run_sweep(rank, mesh, results):
             mismatches.append(f"{source} -> {target} as {placement} (seed {seed}): "
                               f"{got.tolist()} vs one device {want.tolist()}")
     if rank == 0:
-        results["sweep"] = mismatches
+        results[(phase, "sweep")] = mismatches
 
 
 # The 2-D pass: four ranks as the mesh [[0, 1], [2, 3]], casts between every
@@ -200,20 +229,21 @@ def mesh_global(parts, placement):
     return combine([combine(row, placement[1]) for row in parts], placement[0])
 
 
-def run_mesh(rank, mesh, results):
+def run_mesh(rank, mesh, results, phase, sweep=True):
     from torch.distributed.tensor import DTensor, Partial
     i, j = divmod(rank, 2)
     local = lambda parts, placement: DTensor.from_local(  # noqa: E731
         parts[i][j], mesh, placements(*placement))
     mismatches = []
-    for source, target, placement, seed in mesh_cases():
+    for source, target, placement, seed in mesh_cases() if sweep else ():
         parts = mesh_parts(source, seed, placement)
         want = mesh_global(parts, placement).to(target)
         got = local(parts, placement).to(target).full_tensor()
         if not torch.equal(got, want):
             mismatches.append(f"{source} -> {target} as {placement} (seed {seed}): "
                               f"{got.tolist()} vs one device {want.tolist()}")
-    for (op, name), (first, second), (a_layout, b_layout), seed in mesh_op_cases():
+    for (op, name), (first, second), (a_layout, b_layout), seed in (
+            mesh_op_cases() if sweep else ()):
         a_parts = mesh_parts(first, seed, a_layout)
         b_parts = mesh_parts(second, seed + 1, b_layout)
         want = op(mesh_global(a_parts, a_layout), mesh_global(b_parts, b_layout))
@@ -225,41 +255,55 @@ def run_mesh(rank, mesh, results):
     example = DTensor.from_local(torch.tensor([100, 50, -100], dtype=torch.int8), mesh,
                                  [Partial("sum"), Partial("sum")]).to(torch.int32).full_tensor()
     if rank == 0:
-        results["mesh"] = mismatches
-        results["mesh int8 example"] = example
+        results[(phase, "mesh")] = mismatches
+        results[(phase, "mesh int8 example")] = example
 
 
-def worker(rank, port, install, results, world):
+def run_cases(rank, mesh, results, phase, sweep=True):
+    local = shards(rank)
+    for case in CASES:
+        try:
+            out = distributed(case, mesh, local)
+            answer = (str(out.placements), out.full_tensor())
+        except RuntimeError as e:
+            answer = ("raised", str(e).split("\n")[0])
+        if rank == 0:
+            results[(phase, case)] = answer
+    if sweep:
+        run_sweep(rank, mesh, results, phase)
+
+
+def worker(rank, port, mode, results, world):
+    """mode "installed": the rules from the start; "lifecycle": DTensor's
+    own strategies first, then install(), then uninstall()."""
     os.environ["MASTER_ADDR"] = "127.0.0.1"
     os.environ["MASTER_PORT"] = str(port)
     dist.init_process_group("gloo", rank=rank, world_size=world)
     try:
         from torch.distributed.device_mesh import init_device_mesh
-        if install:
-            import oneflow_promote_torch.dtensor
-            oneflow_promote_torch.dtensor.install()
-        if world == 4:
-            run_mesh(rank, init_device_mesh("cpu", (2, 2)), results)
+        import oneflow_promote_torch.dtensor as rules
+        mesh = init_device_mesh("cpu", (2, 2) if world == 4 else (WORLD,))
+        run = run_mesh if world == 4 else run_cases
+        if mode == "installed":
+            rules.install()
+            run(rank, mesh, results, "installed")
             return
-        mesh = init_device_mesh("cpu", (WORLD,))
-        local = shards(rank)
-        for case in CASES:
-            out = distributed(case, mesh, local)
-            full = out.full_tensor()
-            if rank == 0:
-                results[case] = (str(out.placements), full)
-        run_sweep(rank, mesh, results)
+        run(rank, mesh, results, "before")
+        rules.install()
+        run(rank, mesh, results, "installed")
+        rules.uninstall()
+        run(rank, mesh, results, "uninstalled", sweep=False)  # the cases show the restore
     finally:
         dist.destroy_process_group()
 
 
-def run(install, world=WORLD):
+def run(mode, world=WORLD):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     manager = mp.get_context("spawn").Manager()
     results = manager.dict()
-    mp.start_processes(worker, args=(port, install, results, world), nprocs=world,
+    mp.start_processes(worker, args=(port, mode, results, world), nprocs=world,
                        start_method="spawn")
     return dict(results)
 
@@ -269,39 +313,60 @@ def expected():
     return {case: single_device(case, parts) for case in CASES}
 
 
-def test_with_the_rules_dtensor_gives_single_device_answers():
-    got = run(install=True)
+def check_single_device_answers(got, phase):
     for case, want in expected().items():
-        placements, full = got[case]
+        placements, full = got[(phase, case)]
+        if case in RAISES_UNDER_THE_RULES:
+            assert placements == "raised" and RAISES_UNDER_THE_RULES[case] in full, (
+                f"{phase}, {case}: {placements} {full}")
+            continue
+        assert placements != "raised", f"{phase}, {case}: {full}"
         assert full.dtype == want.dtype, case
-        assert torch.equal(full, want), f"{case}: {full.tolist()} on {placements}, want {want.tolist()}"
-    assert got["sweep"] == [], "\n".join(got["sweep"][:10])
+        assert torch.equal(full, want), (
+            f"{phase}, {case}: {full.tolist()} on {placements}, want {want.tolist()}")
+    assert got[(phase, "sweep")] == [], "\n".join(got[(phase, "sweep")][:10])
     # Exact rules keep the partial where they can: int32 -> int8 sums wrap alike.
-    assert got["int32 P(sum) -> int8"][0] == "(Partial(sum),)"
-    assert got["int8 P(sum) -> int32"][0] == "(Replicate(),)"
+    assert got[(phase, "int32 P(sum) -> int8")][0] == "(Partial(sum),)"
+    assert got[(phase, "int8 P(sum) * 3")][0] == "(Partial(sum),)"
+    assert got[(phase, "int8 P(sum) *= 3")][0] == "(Partial(sum),)"
+    assert got[(phase, "int8 P(sum) -> int32")][0] == "(Replicate(),)"
 
 
-def test_without_the_rules_dtensor_differs():
-    got = run(install=False)
+def check_dtensors_own_answers(got, phase):
     want = expected()
-    wrong = [case for case in CASES if not torch.equal(got[case][1], want[case])]
-    assert "int8 P(sum) -> int32" in wrong, got["int8 P(sum) -> int32"]
-    assert "int8 P(sum) + int32 P(sum)" in wrong
-    assert got["sweep"], "DTensor's own rules matched one device on the whole sweep"
+    wrong = [case for case in CASES
+             if not (isinstance(got[(phase, case)][1], torch.Tensor)
+                     and torch.equal(got[(phase, case)][1], want[case]))]
+    for case in ("int8 P(sum) -> int32", "int8 P(sum) + int32 P(sum)", "int8 P(sum) / 2",
+                 "int8 P(sum) -> int32 under inference mode", "int32 P(sum) += int8 P(sum)"):
+        assert case in wrong, (phase, case, got[(phase, case)])
+    assert got[(phase, "sweep")], "DTensor's own rules matched one device on the whole sweep"
 
 
-def test_with_the_rules_a_2x2_mesh_of_four_ranks_gives_single_device_answers():
-    got = run(install=True, world=4)
-    assert got["mesh"] == [], "\n".join(got["mesh"][:10])
+def test_with_the_rules_dtensor_gives_single_device_answers():
+    check_single_device_answers(run("installed"), "installed")
+
+
+def test_installed_after_dtensor_ran_the_ops_and_uninstalled_again():
+    got = run("lifecycle")
+    check_dtensors_own_answers(got, "before")
+    check_single_device_answers(got, "installed")
+    # Uninstalled, DTensor answers as it did before install().
+    for case in CASES:
+        before, after = got[("before", case)][1], got[("uninstalled", case)][1]
+        assert type(before) is type(after), case
+        assert (before == after) if isinstance(before, str) else torch.equal(before, after), case
+
+
+def test_on_a_2x2_mesh_of_four_ranks_the_rules_give_single_device_answers():
+    got = run("lifecycle", world=4)
+    assert got[("before", "mesh int8 example")].tolist() == [400, 200, -400]
+    assert any(m.startswith("torch.int8 ('P(sum)', 'P(sum)') + torch.int32")
+               for m in got[("before", "mesh")]), "\n".join(got[("before", "mesh")])
+    assert got[("installed", "mesh")] == [], "\n".join(got[("installed", "mesh")][:10])
     # Four int8 partials of [100, 50, -100]: the int8 sum wraps to [-112, -56, 112].
-    assert got["mesh int8 example"].tolist() == [-112, -56, 112]
-
-
-def test_without_the_rules_the_2x2_mesh_differs():
-    got = run(install=False, world=4)
-    assert got["mesh int8 example"].tolist() == [400, 200, -400]
-    assert any(m.startswith("torch.int8 ('P(sum)', 'P(sum)') + torch.int32") for m in got["mesh"]), (
-        "\n".join(got["mesh"]))
+    assert got[("installed", "mesh int8 example")].tolist() == [-112, -56, 112]
+    assert got[("uninstalled", "mesh int8 example")].tolist() == [400, 200, -400]
 
 
 if __name__ == "__main__":

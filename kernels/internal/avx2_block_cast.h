@@ -43,14 +43,17 @@ using namespace ::oneflow_promote::cast_internal::blocks;
 #define ONEFLOW_PROMOTE_BLOCK_INLINE static inline __attribute__((always_inline))
 
 // Lane-crossing shuffles (vpermd, vpermq) are slow on processors that
-// split 256-bit operations into two 128-bit halves (AMD Zen 1: several
-// micro-ops and cycles each), so every step below stays within 128-bit
-// lanes; halves are joined or split with vinsertf128/vextractf128 only.
+// split 256-bit operations into two 128-bit halves (several micro-ops and
+// cycles each; docs/tuning.md), so the steps below stay within 128-bit
+// lanes, but for one such shuffle at most in a block (int64 -> 16-bit
+// floats and complex32); halves are joined or split with
+// vinsertf128/vextractf128.
 
 // Whether any (all) lanes of a comparison mask (lanes all ones or all
 // zeros) are set, for the branches that send a rare block to its slow
 // path: vpmovmskb, which ran faster than vptest here. Range tests of bits
-// under a constant mask keep vptest, which ran faster there.
+// under a constant mask keep vptest, which ran faster there
+// (docs/tuning.md, AnyLaneSet).
 ONEFLOW_PROMOTE_BLOCK_INLINE bool AnyLaneSet(__m256i mask) { return _mm256_movemask_epi8(mask) != 0; }
 ONEFLOW_PROMOTE_BLOCK_INLINE bool AllLanesSet(__m256i mask) { return _mm256_movemask_epi8(mask) == -1; }
 
@@ -157,7 +160,7 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256d DoubleParts4(const double* pairs) {
 // 16-byte ones and no 256-bit unpack, which paid for complex128 -> 8- to
 // 32-bit integers, 16-bit floats and float32. complex128 -> bool and
 // complex128 -> float16 (four steps a narrowing) ran faster with
-// DoubleParts4 and keep it.
+// DoubleParts4 and keep it (docs/tuning.md, NarrowedDoubleParts4).
 template <int kPart, typename Narrow>
 ONEFLOW_PROMOTE_BLOCK_INLINE auto NarrowedDoubleParts4(const double* pairs, Narrow narrow) {
   const auto first = narrow(_mm256_loadu_pd(pairs));
@@ -212,11 +215,13 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256i Int32Lanes8(const S* in) {
   }
 }
 
-// Eight elements as float32: exact where float32 holds the value, otherwise
-// rounded to odd (what ToFloatRoundToOdd gives; kRoundsToOdd sources need
-// round-toward-zero).
-template <typename From>
+// The real (kPart 0) or imaginary (kPart 1) parts of eight elements as
+// float32: exact where float32 holds the value, otherwise rounded to odd
+// (what ToFloatRoundToOdd gives; kRoundsToOdd sources need
+// round-toward-zero). Real sources have only part 0.
+template <int kPart = 0, typename From>
 ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadFloat8(const From* in) {
+  static_assert(kPart == 0 || kIsComplexSource<From>);
   if constexpr (std::is_integral_v<From> && sizeof(From) <= 2) {
     return _mm256_cvtepi32_ps(Int32Lanes8(in));  // exact
   } else if constexpr (std::is_same_v<From, int32_t>) {
@@ -240,29 +245,14 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadFloat8(const From* in) {
   } else if constexpr (std::is_same_v<From, BFloat16>) {
     return BFloat16BitsToFloat8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in)));
   } else if constexpr (std::is_same_v<From, Complex<float>>) {
-    return FloatParts8<0>(reinterpret_cast<const float*>(in));
+    return FloatParts8<kPart>(reinterpret_cast<const float*>(in));
   } else if constexpr (std::is_same_v<From, Complex<double>>) {
     const double* p = reinterpret_cast<const double*>(in);
-    return Combine(DoubleToFloatRoundToOdd4(DoubleParts4<0>(p)),
-                   DoubleToFloatRoundToOdd4(DoubleParts4<0>(p + 8)));
+    return Combine(DoubleToFloatRoundToOdd4(DoubleParts4<kPart>(p)),
+                   DoubleToFloatRoundToOdd4(DoubleParts4<kPart>(p + 8)));
   } else {
     static_assert(std::is_same_v<From, Complex<Float16>>);
-    return _mm256_cvtph_ps(HalfParts8<0>(in));
-  }
-}
-
-// The imaginary parts of eight complex elements, as LoadFloat8 reads reals.
-template <typename From>
-ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadImagFloat8(const From* in) {
-  if constexpr (std::is_same_v<From, Complex<float>>) {
-    return FloatParts8<1>(reinterpret_cast<const float*>(in));
-  } else if constexpr (std::is_same_v<From, Complex<double>>) {
-    const double* p = reinterpret_cast<const double*>(in);
-    return Combine(DoubleToFloatRoundToOdd4(DoubleParts4<1>(p)),
-                   DoubleToFloatRoundToOdd4(DoubleParts4<1>(p + 8)));
-  } else {
-    static_assert(std::is_same_v<From, Complex<Float16>>);
-    return _mm256_cvtph_ps(HalfParts8<1>(in));
+    return _mm256_cvtph_ps(HalfParts8<kPart>(in));
   }
 }
 
@@ -371,17 +361,6 @@ ONEFLOW_PROMOTE_BLOCK_INLINE bool LoadSmallInt8(const From* in, __m256* value) {
     *value = _mm256_cvtepi32_ps(_mm256_permute4x64_epi64(words, 0xD8));
   }
   return true;
-}
-
-// The real (kPart 0) or imaginary (kPart 1) parts of eight elements as
-// float32: LoadFloat8 or LoadImagFloat8.
-template <int kPart, typename From>
-ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadPartFloat8(const From* in) {
-  if constexpr (kPart == 0) {
-    return LoadFloat8(in);
-  } else {
-    return LoadImagFloat8(in);
-  }
 }
 
 // Whether any of eight float32 is NaN; NaN is rare in data, so blocks
@@ -609,8 +588,8 @@ inline constexpr bool kKeepsLowBytes =
 // Pairs that GCC's own loop over Convert converts as fast as a block did,
 // so that they need blocks only to stream (LoopBlockCast): real integers
 // and floating types -> bool; integer narrowing and complex -> its part
-// type; and the plain conversions. Paired runs on a Zen 3
-// (docs/benchmarks.md).
+// type; and the plain conversions (docs/tuning.md,
+// kStreamsCompilerLoop).
 template <typename From, typename To>
 inline constexpr bool kStreamsCompilerLoop =
     (std::is_same_v<To, bool> && !kIsComplexSource<From> &&
@@ -683,7 +662,7 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m128i RoundToMiniFloatBits8(const From* in) {
       return PackUnsigned16(_mm256_srli_epi32(_mm256_add_epi32(bits, _mm256_set1_epi32(0x8000)), 16));
     }
   }
-  return ToMiniFloatBits8<To, kMayBeNaN<From>>(LoadPartFloat8<kPart>(in));
+  return ToMiniFloatBits8<To, kMayBeNaN<From>>(LoadFloat8<kPart>(in));
 }
 
 // Stores a 16- or 32-byte vector at p, non-temporally when kStream. The
@@ -839,7 +818,7 @@ struct BlockCast<From, To, std::enable_if_t<block_internal::kStreamsCompilerLoop
 // Anything real or complex -> float16 / bfloat16. 8-bit sources are bound
 // by the shuffle and shift pipes (the widening, the packs), not by the
 // conversion pipe; the ways around cvtdq2ps and F16C that were tried ran
-// slower (docs/benchmarks.md).
+// slower (docs/tuning.md).
 template <typename From, typename To>
 struct BlockCast<From, To,
                  std::enable_if_t<block_internal::kIsNarrowFloatDest<To> &&
@@ -857,7 +836,8 @@ struct BlockCast<From, To,
       }
     };
     // From memory, one 32-byte store per 16 elements ran 1-byte sources
-    // faster than a 16-byte store per 8 (wider sources: no clear difference).
+    // faster than a 16-byte store per 8; wider sources keep blocks of 8
+    // (docs/tuning.md).
     if constexpr (sizeof(From) == 1) {
       return RunBlocks<16, kRoundsToOdd<From>, kStream>(in, out, n, [&](const From* block_in, To* block_out) {
         StoreVector<kStream>(block_out, _mm256_set_m128i(bits8(block_in + 8), bits8(block_in)));
@@ -935,8 +915,7 @@ struct BlockCast<From, Complex<Float16>,
 
 // Complex -> bool: nonzero (NaN included) in either part, sixteen results
 // a block, so that each store is 16 bytes. GCC's loop, which separates the
-// parts first, ran 0.5-0.7x as fast on cached data (complex32, complex64)
-// and 0.8x streamed (complex128).
+// parts first, ran slower both on cached data and streamed (docs/tuning.md).
 template <typename From>
 struct BlockCast<From, bool, std::enable_if_t<block_internal::kIsComplexSource<From>>> {
   template <bool kStream = false>
@@ -954,7 +933,7 @@ struct BlockCast<From, bool, std::enable_if_t<block_internal::kIsComplexSource<F
       } else if constexpr (std::is_same_v<From, Complex<float>>) {
         const __m256 zero = _mm256_setzero_ps();
         nonzero = _mm256_castps_si256(_mm256_or_ps(_mm256_cmp_ps(LoadFloat8(block_in), zero, _CMP_NEQ_UQ),
-                                                   _mm256_cmp_ps(LoadImagFloat8(block_in), zero, _CMP_NEQ_UQ)));
+                                                   _mm256_cmp_ps(LoadFloat8<1>(block_in), zero, _CMP_NEQ_UQ)));
       } else {
         // float64 masks narrow through cvtpd2ps: all ones is a NaN whose
         // float32 conversion is all ones again.
@@ -1101,7 +1080,7 @@ struct BlockCast<From, To,
     return RunBlocks<8, false, kStream>(in, out, n, [](const From* block_in, To* block_out) {
       const __m256 real = LoadFloat8(block_in);
       __m256 imag = _mm256_setzero_ps();
-      if constexpr (kIsComplexSource<From>) imag = LoadImagFloat8(block_in);
+      if constexpr (kIsComplexSource<From>) imag = LoadFloat8<1>(block_in);
       if constexpr (std::is_same_v<To, float>) {
         StoreVector<kStream>(reinterpret_cast<float*>(block_out), real);
       } else if constexpr (std::is_same_v<To, double>) {
@@ -1251,8 +1230,8 @@ struct BlockCast<int64_t, To, std::enable_if_t<block_internal::kIsWideFloatDest<
 
 // complex64 -> float64 and complex128 -> float32: the real parts, widened,
 // or rounded once in the caller's MXCSR mode as static_cast does. Only a
-// block streams complex128 -> float32; on cached data GCC's loop is faster,
-// so there Run converts nothing.
+// block streams complex128 -> float32; on cached data GCC's loop is faster
+// (docs/tuning.md), so there Run converts nothing.
 template <typename From, typename To>
 struct BlockCast<From, To, std::enable_if_t<block_internal::kIsRealPartCast<From, To>>> {
   template <bool kStream = false>

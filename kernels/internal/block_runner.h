@@ -3,8 +3,8 @@
 // the loop that walks a run in blocks of one conversion; and LoopBlockCast,
 // blocks of the compiler's own loop. A set's hand-written blocks
 // (avx2_block_cast.h) give the conversion of one block and its stores;
-// these rules decide how the run reaches memory, and docs/benchmarks.md
-// records the machines each was measured on.
+// these rules decide how the run reaches memory. docs/tuning.md gives the
+// measurements behind each, under its name.
 // Its vector-touching functions are force-inlined with internal linkage,
 // so each instruction set's file compiles its own copy under its own flags.
 
@@ -128,8 +128,7 @@ ONEFLOW_PROMOTE_BLOCK_INLINE void PrefetchAhead(const void* in, int64_t offset_b
 // several streams than from one, which narrowing casts, bound by their
 // reads, and same-size casts of 4 and 8 bytes turn into speed. Widening
 // casts are bound by their writes and int32 rounded to 16-bit floats by its
-// arithmetic; they read one stream. Measured on a Zen 1 and a Zen 4
-// (docs/benchmarks.md).
+// arithmetic; they read one stream (docs/tuning.md, kReadsInStreams).
 template <typename From, typename To>
 inline constexpr bool kReadsInStreams =
     sizeof(From) == sizeof(To)
@@ -139,22 +138,23 @@ inline constexpr bool kReadsInStreams =
                 (kIsNarrowFloatDest<To> || std::is_same_v<To, Complex<Float16>>));
 // Four, except six for complex128 -> 8- and 16-bit integers, which read 8
 // and 16 times the bytes they write, and two for float32 -> float16 (and
-// complex64 -> complex32, as twice the float32): each paid on a Zen 4 and
-// did not lose on a Zen 3 (docs/benchmarks.md).
+// complex64 -> complex32, as twice the float32): the counts that read
+// fastest (docs/tuning.md, kReadStreams).
 template <typename From, typename To>
 inline constexpr int64_t kReadStreams =
     std::is_same_v<From, Complex<double>> && kIsSmallIntDest<To> && sizeof(To) <= 2 ? 6
     : std::is_same_v<From, float> && std::is_same_v<To, Float16> ? 2
                                                                  : 4;
-// How much of a stream is read before the next: turns of 2 KiB and more
-// lost the streams' gain on a Zen 1 and on a Zen 3, and on the Zen 3 512
-// bytes beat both 1 KiB and 256 (docs/benchmarks.md).
+// How much of a stream is read before the next: longer turns lose the
+// streams' gain, shorter ones the prefetchers' (docs/tuning.md,
+// kStreamTurnBytes).
 inline constexpr int64_t kStreamTurnBytes = 512;
 
 // Whether a streaming run prefetches its source (PrefetchAhead): not for
 // streamed blocks that do the least arithmetic (integer narrowing, real
 // parts, plain conversions, complex to small integers), which the hardware
-// prefetchers keep fed and whose extra loads cost more than they hide.
+// prefetchers keep fed and whose extra loads cost more than they hide
+// (docs/tuning.md, kPrefetchAheadBytes and kPrefetchesAhead).
 template <typename From, typename To>
 inline constexpr bool kPrefetchesAhead =
     !(kReadsInStreams<From, To> &&
@@ -165,9 +165,10 @@ inline constexpr bool kPrefetchesAhead =
 // Whether a streaming run of a narrowing pair asks for the next turn of
 // its stream (kStreamTurnBytes ahead, which the rotation reaches after a
 // turn of each other stream) with the NTA hint, which keeps the lines out
-// of L2, instead of kPrefetchesAhead's prefetch: the pairs listed gained on
-// a Zen 1 and on a Zen 3; same-size pairs, int64 -> integers, int32 ->
-// 8-bit, float64 -> float32 and complex128 -> complex64 lost with it.
+// of L2, instead of kPrefetchesAhead's prefetch: the pairs listed gained;
+// same-size pairs, int64 -> integers, int32 -> 8-bit, float64 -> float32
+// and complex128 -> complex64 lost with it (docs/tuning.md,
+// kPrefetchesNextTurn).
 template <typename From, typename To>
 inline constexpr bool kPrefetchesNextTurn =
     (kPrefetchesAhead<From, To> || (std::is_same_v<From, int64_t> && !std::is_integral_v<To>) ||
@@ -185,7 +186,7 @@ inline constexpr bool kPrefetchesNextTurn =
 // (a std::vector source and a 64-byte-aligned destination put float32 ->
 // int32's 48 bytes ahead). Walking downwards, each load lies behind the
 // stores before it. Pairs that change the size pass through that window
-// briefly, every 4 KiB.
+// briefly, every 4 KiB (docs/tuning.md, ForwardLoadsWaitOnStores).
 // Integer arithmetic alone, so one copy serves every instruction set.
 template <typename From, typename To>
 bool ForwardLoadsWaitOnStores(const From* in, const To* out) {
@@ -212,7 +213,7 @@ ONEFLOW_PROMOTE_BLOCK_INLINE int64_t RunBlocks(const From* in, To* out, int64_t 
   constexpr int64_t kBlockBytes = kWidth * static_cast<int64_t>(sizeof(From));
   constexpr int64_t kTurn = std::max<int64_t>(kStreamTurnBytes / kBlockBytes, 1) * kWidth;
   // Forced inline: GCC otherwise kept this loop out of line for some
-  // pairs, which slowed them.
+  // pairs, which slowed them (docs/tuning.md, RunBlocks).
   const auto blocks = [&](int64_t begin, int64_t end) __attribute__((always_inline)) {
     for (int64_t i = begin; i < end; i += kWidth) {
       if constexpr (kStream && kPrefetchesNextTurn<From, To>) {
@@ -283,7 +284,7 @@ ONEFLOW_PROMOTE_BLOCK_INLINE void StreamOut(const void* from, void* to) {
 // converts nothing and leaves the run to that loop.
 // Each block converts into a local array, which the compiler keeps in
 // registers, and streams it out; at least a cache line of destination and
-// 32 bytes of source a block.
+// 32 bytes of source a block (docs/tuning.md, LoopBlockCast).
 template <typename From, typename To>
 struct LoopBlockCast {
   static constexpr int kWidth = static_cast<int>(std::max(64 / sizeof(To), 32 / sizeof(From)));

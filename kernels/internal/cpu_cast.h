@@ -20,7 +20,7 @@ namespace oneflow_promote::cast_internal {
 // contiguous_streaming kernels (StreamsDestination). A destination this large
 // does not survive in a core's caches until its reader comes (L2 is 0.5 to
 // 2 MiB, an L3 slice a few MiB), so caching its lines buys nothing and costs
-// a read of each.
+// a read of each (docs/tuning.md, kStreamingBytes).
 inline constexpr int64_t kStreamingBytes = int64_t{8} << 20;
 
 // The size of the largest data cache this core uses, as the processor
@@ -38,8 +38,8 @@ inline constexpr int64_t kStreamingBytes = int64_t{8} << 20;
 // pass reads them: within three quarters of the cache for passes that write
 // at least what they read, within half of it for narrowing passes, whose
 // streamed blocks read in interleaved streams; on any number of threads.
-// A pass that the cache holds runs as libtorch's does, with ordinary stores;
-// docs/casts.md gives the measurements on AMD and Intel processors.
+// A pass that the cache holds runs as libtorch's does, with ordinary stores
+// (docs/tuning.md, CachingPays).
 [[nodiscard]] bool CachingPays(int64_t read_bytes, int64_t write_bytes, int64_t cache_bytes);
 
 // Which stores StreamsDestination chooses. Tests force each kind on small
@@ -59,7 +59,8 @@ class ForcedStoreKind {
 
 // How far ahead of the conversion streaming casts prefetch their source:
 // one core keeps too few cache misses in flight for the hardware
-// prefetchers alone to use all the bandwidth it could (docs/benchmarks.md).
+// prefetchers alone to use all the bandwidth it could (docs/tuning.md,
+// kPrefetchAheadBytes).
 inline constexpr int64_t kPrefetchAheadBytes = 2048;
 
 // Streaming kernels align the destination to this many bytes, so that

@@ -1,7 +1,7 @@
 // CPU cast kernels for x86-64 with AVX2 and F16C (built with -mavx2 -mf16c;
 // chosen at run time where the processor has both), with hand-written blocks
-// for the pairs GCC leaves slow (avx2_block_cast.h; docs/benchmarks.md has
-// the paired run that keeps them).
+// for the pairs GCC leaves slow (avx2_block_cast.h; docs/tuning.md has the
+// paired run that keeps them).
 
 #if defined(__x86_64__)
 #include "kernels/internal/avx2_block_cast.h"

@@ -73,6 +73,8 @@ bool StreamsDestination(int64_t read_bytes, int64_t write_bytes) {
 }
 
 bool CachingPays(int64_t read_bytes, int64_t write_bytes, int64_t cache_bytes) {
+  // Half of the cache for narrowing passes, three quarters for the rest
+  // (docs/tuning.md, CachingPays).
   const int64_t cached_quarters = write_bytes < read_bytes ? 2 : 3;
   return 4 * (read_bytes + write_bytes) <= cached_quarters * cache_bytes;
 }

@@ -20,10 +20,6 @@ struct CudaResult {
   [[nodiscard]] bool ok() const { return code == 0; }
 };
 
-// Whether `pointer` is memory that CUDA device `ordinal` can address
-// (device or managed memory of that device).
-[[nodiscard]] CudaResult CudaIsDeviceMemory(const void* pointer, int ordinal, bool* is_device);
-
 // Queues n contiguous conversions on `stream`; from != to.
 [[nodiscard]] CudaResult CudaCastContiguous(const void* src, DType from, void* dst, DType to,
                                             int64_t n, int ordinal, void* stream);

@@ -123,7 +123,7 @@ __device__ __forceinline__ To RoundFloat(float value) {
 // and the float32 converted on, and sources exact in float32 are rounded to
 // float16 / bfloat16 by one cvt. The values are convert.h's (NaN payloads
 // aside) in a few instructions, where its integer decoding and rounding kept
-// those pairs below copy bandwidth (docs/benchmarks.md).
+// those pairs below copy bandwidth (docs/tuning.md, DeviceConvert).
 template <typename To, typename From>
 __device__ __forceinline__ To DeviceConvert(From from) {
   constexpr bool kToHalfWidth = std::is_same_v<To, Float16> || std::is_same_v<To, BFloat16>;

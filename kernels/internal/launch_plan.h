@@ -25,16 +25,15 @@ namespace oneflow_promote::cast_internal {
 
 inline constexpr int kVectorBytes = 16;
 inline constexpr int kThreadsPerBlock = 256;
-// Vectors a thread has in flight: two per thread with one tile per block
-// was the best of one, two and four, with and without a grid capped at 32
-// waves of resident blocks, over the 156 pairs of PyTorch's dtypes on an
-// H100 (docs/benchmarks.md).
+// Vectors a thread has in flight: two, with one tile per block, moved the
+// most bytes of one, two and four (docs/tuning.md, kVectorsPerThread).
 inline constexpr int kVectorsPerThread = 2;
 inline constexpr int64_t kTileVectors = int64_t{kVectorsPerThread} * kThreadsPerBlock;
 // The largest grid x dimension CUDA launches.
 inline constexpr int64_t kMaxBlocks = (int64_t{1} << 31) - 1;
 // Resident-grid's worth of blocks ("waves") that a strided cast asks for at
-// most; more work than that is covered by each thread looping.
+// most; more work than that is covered by each thread looping
+// (docs/tuning.md, kWaves).
 inline constexpr int kWaves = 32;
 
 struct CastLaunchPlan {

@@ -3,7 +3,8 @@
 // order) a contiguous share of them; a thread that finishes its share takes
 // chunks left in the others'. Between jobs, workers and the waiting caller
 // spin for a while before sleeping on a condition variable
-// (kSpinBeforeSleeping says why).
+// (kSpinBeforeSleeping says why). A forked child gets a new pool: the
+// parent's workers do not exist there (ForgetThePoolInTheChild).
 
 #include "kernels/internal/parallel_for.h"
 
@@ -18,6 +19,9 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
+#if defined(__unix__) || defined(__APPLE__)
+#include <pthread.h>
+#endif
 
 namespace oneflow_promote::cast_internal {
 namespace {
@@ -25,10 +29,10 @@ namespace {
 // How long an idle worker polls for the next job, and the caller for its
 // workers, before sleeping. Waking a sleeping thread costs a futex call and,
 // on a virtual machine, an interrupt to a halted vCPU, which made short
-// two-thread casts ten times slower than libtorch's, whose OpenMP workers
-// spin (docs/casts.md). Calls that follow each other within this window (a
-// cast, then the operation it feeds) pay no wake-up; after it, an idle pool
-// costs no processor time.
+// two-thread casts far slower than libtorch's, whose OpenMP workers spin
+// (docs/tuning.md, kSpinBeforeSleeping). Calls that follow each other
+// within this window (a cast, then the operation it feeds) pay no wake-up;
+// after it, an idle pool costs no processor time.
 constexpr std::chrono::microseconds kSpinBeforeSleeping{200};
 
 // Polls `done` until it returns true or kSpinBeforeSleeping has passed;
@@ -109,7 +113,7 @@ class Pool {
   // Runs participant `id`'s own chunks in order, then whatever is left of
   // the others'. Owning a fixed share is what keeps a thread on the same
   // memory from call to call, as libtorch's static OpenMP split does, which
-  // matters when a pass nearly fills the L3 (docs/benchmarks.md). Taking the
+  // matters when a pass nearly fills the L3 (docs/tuning.md). Taking the
   // others' leftovers keeps a thread that was preempted from holding up the
   // call.
   void Work(int id) {
@@ -162,8 +166,41 @@ class Pool {
   int participants_ = 0;
 };
 
+// The process's pool, made on first use and never destroyed (workers may
+// outlive main); a forked child starts with none.
+std::atomic<Pool*> g_pool{nullptr};
+std::mutex g_pool_creation;
+
+#if defined(__unix__) || defined(__APPLE__)
+// fork() copies only the calling thread: in the child the pool's workers
+// are gone and its locks may be held by threads that no longer exist, so a
+// job would wait for them forever. The child forgets that pool (leaking it,
+// as PyTorch's intra-op pool does) and makes a new one when first asked.
+// Holding g_pool_creation across fork keeps a pool half made in another
+// thread out of the child.
+void LockPoolCreation() { g_pool_creation.lock(); }
+void UnlockPoolCreation() { g_pool_creation.unlock(); }
+void ForgetThePoolInTheChild() {
+  g_pool.store(nullptr, std::memory_order_relaxed);
+  t_in_job = false;  // fork() called from inside a job's fn
+  g_pool_creation.unlock();
+}
+#endif
+
 Pool& GetPool() {
-  static Pool* pool = new Pool();  // never destroyed: workers may outlive main
+  if (Pool* pool = g_pool.load(std::memory_order_acquire)) return *pool;
+  std::lock_guard<std::mutex> lock(g_pool_creation);
+  Pool* pool = g_pool.load(std::memory_order_relaxed);
+  if (pool == nullptr) {
+#if defined(__unix__) || defined(__APPLE__)
+    static const bool registered = [] {
+      return pthread_atfork(LockPoolCreation, UnlockPoolCreation, ForgetThePoolInTheChild) == 0;
+    }();
+    (void)registered;
+#endif
+    pool = new Pool();
+    g_pool.store(pool, std::memory_order_release);
+  }
   return *pool;
 }
 

@@ -2,7 +2,7 @@
 // least the grain, whether calls follow each other while the pool's threads
 // are still spinning or after they have gone to sleep, and when several
 // threads call at once, and from inside fn; each thread starts on its own
-// share.
+// share; a forked child gets a working pool.
 
 #include "kernels/internal/parallel_for.h"
 
@@ -14,6 +14,10 @@
 #include <set>
 #include <thread>
 #include <vector>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "gtest/gtest.h"
 
@@ -153,6 +157,46 @@ TEST(ParallelForTest, ConcurrentCallersEachCoverTheirRange) {
   }
   for (std::thread& t : callers) t.join();
   EXPECT_EQ(failures.load(), 0);
+}
+
+// After threaded work, fork(): the child has none of the parent's workers,
+// and a job handed to them would wait forever. The child's call must
+// finish, cover its range, and run on two threads at once where the
+// machine has two. Its own suite, since ThreadSanitizer refuses threads
+// started after a multi-threaded fork.
+TEST(ParallelForForkTest, ChildGetsAWorkingPool) {
+  ExpectCoversOnce(1 << 16, 1, 0);
+  const bool two_threads = HardwareThreads() >= 2;
+  const pid_t child = fork();
+  ASSERT_GE(child, 0) << "fork failed";
+  if (child == 0) {
+    std::atomic<int> arrived{0};
+    std::atomic<int> visits{0};
+    ParallelFor(2, 1, 2, [&](int64_t begin, int64_t end) {
+      visits.fetch_add(static_cast<int>(end - begin));
+      arrived.fetch_add(1);
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      while (arrived.load() < 2 && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::yield();
+      }
+    });
+    const bool together = arrived.load() == 2;
+    _exit(visits.load() != 2 ? 1 : (two_threads && !together) ? 2 : 0);
+  }
+  int status = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (waitpid(child, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(child, SIGKILL);
+      waitpid(child, &status, 0);
+      FAIL() << "the forked child's ParallelFor did not return within 60 s";
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_TRUE(WIFEXITED(status)) << "the child died, status " << status;
+  EXPECT_NE(WEXITSTATUS(status), 1) << "the child's call did not cover [0, 2) once";
+  EXPECT_NE(WEXITSTATUS(status), 2) << "the child's call ran its two chunks one after the other";
+  EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 }  // namespace

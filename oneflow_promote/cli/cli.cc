@@ -12,6 +12,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "oneflow_promote/cli/cast_command.h"
+#include "oneflow_promote/cli/diff_command.h"
 #include "oneflow_promote/cli/operand_parser.h"
 #include "oneflow_promote/functional/op_rules.h"
 #include "oneflow_promote/sbp/sbp.h"
@@ -69,10 +70,13 @@ absl::Status CheckExplicitShapes(functional::Op op, const std::vector<absl::stri
 
 std::string Usage() {
   return R"(usage:
-  promote [--policy=torch|array_api] [--default-dtype=float32|float64] OPERAND...
-      prints the result dtype of an operation on the operands
+  promote [--policy=P] [--default-dtype=float32|float64] OPERAND...
+      prints the result dtype of an operation on the operands; P is torch
+      (the default), array_api, numpy, jax, jax_x32 or jax_strict
   promote explain [flags] OPERAND...   how that dtype was derived, step by step
   promote table [--policy=P]           the policy's pairwise table, as Markdown
+  promote diff A B                     every operand pair on which policies A
+                                       and B differ, grouped and counted
   promote cast FROM TO VALUE...        each literal converted to FROM (one
                                        rounding), then cast to TO by the kernels
   promote op NAME OPERAND...           the dtype the functional frontend's op
@@ -84,8 +88,9 @@ std::string Usage() {
                                        dtypes, every pair as Markdown
   promote --batch [flags]              one invocation per line of standard input,
                                        one answer line per input line
-OPERAND: int8 (a tensor with dimensions), int8[] (a 0-d tensor), or a Python
-literal: True, False, 3, -1, 1.5, 1e300, inf, nan, 2j, 1+2j.)";
+OPERAND: int8 (a tensor with dimensions), int8[] (a 0-d tensor, which is
+what NumPy's scalars np.int8(1) are to promotion), or a Python literal: True,
+False, 3, -1, 300, 1.5, 1e300, -0.0, inf, nan, 2j, 1+2j.)";
 }
 
 absl::StatusOr<int> ApplyFlag(const std::vector<absl::string_view>& words, size_t index,
@@ -187,6 +192,12 @@ Answer RunInvocation(const std::vector<absl::string_view>& words, const Settings
                                    sbp::ExactnessName(sbp::CastKeeps(*from, *to, kind))));
     }
     return {absl::StrJoin(lines, "\n"), true};
+  }
+  if (command == "diff") {
+    positional.erase(positional.begin());
+    absl::StatusOr<std::string> answer = RunDiffCommand(positional, settings.options);
+    if (!answer.ok()) return Error(answer.status());
+    return {*std::move(answer), true};
   }
   if (command == "cast") {
     positional.erase(positional.begin());

@@ -1,7 +1,8 @@
 #!/bin/bash
 # The promote binary's contract: one answer line per batch input line (blank
 # and malformed lines included), "error: " answers, and exit statuses.
-# Expected dtypes are PyTorch 1.13's documented answers (semantics.md).
+# Expected dtypes are PyTorch 1.13's documented answers (semantics.md), and
+# NumPy 2.4's and JAX 0.10.2's (each with the expression that gives it).
 set -u
 promote=$1
 fail() { echo "FAIL: $*"; exit 1; }
@@ -46,6 +47,34 @@ ops=$(printf 'op sum int8\nop --default-dtype=float64 div int32 int32[]\nop mean
 "$promote" int8 float32 >/dev/null || fail "a valid invocation exited non-zero"
 out=$("$promote" int8 1.2.3) && fail "a malformed literal exited zero"
 [[ "$out" == "error: "* ]] || fail "malformed literal: $out"
-"$promote" --policy=numpy int8 >/dev/null && fail "an unknown policy exited zero"
+"$promote" --policy=mxnet int8 >/dev/null && fail "an unknown policy exited zero"
+
+# The weak-scalar policies, in batch mode with per-line flags:
+# np.add(np.zeros(3, np.int8), 300) raises OverflowError, jnp.add(...) is int8;
+# np.add(np.zeros(3, np.uint8), np.int64(1)) is int64 (NAME[] is a NumPy scalar).
+weak=$(printf '%s\n' '--policy=numpy int8 300' '--policy=jax int8 300' \
+  '--policy=numpy uint8 int64[]' '--policy=jax_x32 int64 1.5' '--policy=jax_strict bool 1' \
+  '--policy=numpy table' '--policy=jax diff numpy jax' | "$promote" --batch)
+[[ "$(sed -n 1p <<<"$weak")" == "error: operand 2 (Python int 300) is out of bounds for int8"* ]] ||
+  fail "numpy int8 300: $weak"
+[ "$(sed -n 2p <<<"$weak")" = int8 ] || fail "jax int8 300: $weak"
+[ "$(sed -n 3p <<<"$weak")" = int64 ] || fail "numpy uint8 int64[]: $weak"
+[ "$(sed -n 4p <<<"$weak")" = float32 ] || fail "jax_x32 int64 1.5: $weak"
+[[ "$(sed -n 5p <<<"$weak")" == "error: "*"jax_numpy_dtype_promotion=strict" ]] ||
+  fail "jax_strict bool 1: $weak"
+[[ "$(sed -n 6p <<<"$weak")" == "| \`numpy\` | bool | uint8 | int8 "* ]] || fail "numpy table: $weak"
+[[ "$(sed -n 7p <<<"$weak")" == "numpy -> jax: "*" operand pairs differ"* ]] || fail "diff: $weak"
+[ "$("$promote" table --policy=numpy | wc -l)" -eq 16 ] || fail "the numpy table should have 14 rows"
+[ "$("$promote" table --policy=jax | wc -l)" -eq 22 ] || fail "the jax table should have 20 rows"
+# diff lists each differing pair once, under its group; numpy and jax differ
+# on int32 + float16 (float64 and float16) and on int8 + 300 (error and int8).
+diff_out=$("$promote" diff numpy jax) || fail "diff exited non-zero"
+grep -q '^| int32 | float16 | float64 | float16 |$' <<<"$diff_out" || fail "diff int32 float16"
+grep -q '^| int8 | 300 | error | int8 |$' <<<"$diff_out" || fail "diff int8 300"
+grep -q '^### array with Python scalar: ' <<<"$diff_out" || fail "diff groups"
+[ "$("$promote" diff jax jax | head -1)" = \
+  "jax -> jax: 0 of 1128 operand pairs differ (20 dtypes both have, each as an array and a 0-d array, and the Python scalars True 1 -1 300 9223372036854775808 1.5 1j)" ] ||
+  fail "diff of a policy with itself: $("$promote" diff jax jax | head -1)"
+"$promote" diff numpy >/dev/null && fail "diff with one policy exited zero"
 [ "$("$promote" table | wc -l)" -eq 24 ] || fail "the torch table should have 22 rows"
 echo "ok"

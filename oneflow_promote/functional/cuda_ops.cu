@@ -7,10 +7,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <mutex>
-#include <vector>
 
-#include "kernels/internal/cuda_pack.h"
+#include "kernels/op_kernel_support.h"
 #include "oneflow_promote/functional/internal/cuda_ops.h"
 #include "oneflow_promote/functional/internal/op_math.h"
 
@@ -101,7 +99,7 @@ enum class Walk {
   // division.
   kStrided,
   // Every input a scalar or read at the output's own index, which skips the
-  // division (docs/benchmarks.md): kElementsPerThread elements a thread,
+  // division (docs/tuning.md, "CUDA"): kElementsPerThread elements a thread,
   // blockDim apart.
   kContiguous,
   // kContiguous with every pointer aligned for whole packs: each thread
@@ -112,14 +110,14 @@ enum class Walk {
 };
 
 template <Op kOp, typename T>
-__global__ void ElementwiseKernel(CudaElementwiseArgs args, Walk walk, int* zero_flag) {
+__global__ void ElementwiseKernel(CudaElementwiseArgs args, Walk walk) {
   using M = typename Math<T>::type;
   constexpr bool kWhere = kOp == Op::kWhere;
   constexpr bool kUnary = kOp == Op::kNeg || kOp == Op::kAbs || kOp == Op::kSqrt;
   constexpr int kValues = kUnary ? 1 : 2;
   constexpr int kInputs = kWhere ? 3 : kValues;
   constexpr int kFirstValue = kWhere ? 1 : 0;
-  bool zero = false;
+  bool zero = false;  // Binary's host-side flag; PyTorch's CUDA kernels do not check
   // A single-element second operand that kTakesScalarInFloat: read once in
   // the math type, from its own dtype (the host passed it as float32).
   M scalar_b{};
@@ -223,10 +221,9 @@ __global__ void ElementwiseKernel(CudaElementwiseArgs args, Walk walk, int* zero
       out[i] = result(load(offsets));
     }
   }
-  if (zero) *zero_flag = 1;
 }
 
-using KernelFn = void (*)(CudaElementwiseArgs, Walk, int*);
+using KernelFn = void (*)(CudaElementwiseArgs, Walk);
 
 // Whether every tensor input has the row-major strides of the output's
 // shape (dimensions of size 1 aside), so that element i is at offset i.
@@ -267,26 +264,20 @@ Walk ChooseWalk(const CudaElementwiseArgs& args) {
   return PacksAligned(args, 3) ? Walk::kPacked : Walk::kContiguous;
 }
 
-// An op's kernel for one compute dtype, and whether it reports integer
-// division by zero (through ZeroFlag, which makes the call wait for it).
-struct Kernel {
-  KernelFn fn = nullptr;
-  bool can_divide_by_zero = false;
-};
-
+// An op's kernel for one compute dtype; null where there is none.
 template <Op kOp>
-Kernel KernelFor(DType compute) {
-  return VisitDType(compute, [](auto tag) -> Kernel {
+KernelFn KernelFor(DType compute) {
+  return VisitDType(compute, [](auto tag) -> KernelFn {
     using T = typename decltype(tag)::type;
     if constexpr (HasKernel<kOp, T>()) {
-      return {&ElementwiseKernel<kOp, T>, kCanDivideByZero<kOp, T>};
+      return &ElementwiseKernel<kOp, T>;
     } else {
-      return {};
+      return nullptr;
     }
   });
 }
 
-Kernel SelectKernel(Op op, DType compute) {
+KernelFn SelectKernel(Op op, DType compute) {
   switch (op) {
 #define ONEFLOW_PROMOTE_OP_KERNEL(e, name, arity) \
   case Op::e:                                     \
@@ -297,53 +288,24 @@ Kernel SelectKernel(Op op, DType compute) {
   return {};
 }
 
-// A zero-division flag per device, allocated once.
-CudaResult ZeroFlag(int ordinal, int** flag) {
-  static std::mutex mutex;
-  static std::vector<int*> flags;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (ordinal >= static_cast<int>(flags.size())) flags.resize(ordinal + 1, nullptr);
-  if (flags[ordinal] == nullptr) {
-    if (CudaResult r = Result(cudaMalloc(&flags[ordinal], sizeof(int))); !r.ok()) return r;
-  }
-  *flag = flags[ordinal];
-  return {};
-}
-
 }  // namespace
 
-CudaResult CudaElementwise(const CudaElementwiseArgs& args, int ordinal, void* stream_handle,
-                           bool* zero_division) {
+CudaResult CudaElementwise(const CudaElementwiseArgs& args, int ordinal, void* stream_handle) {
   const cudaStream_t stream = static_cast<cudaStream_t>(stream_handle);
-  *zero_division = false;
-  const Kernel kernel = SelectKernel(args.op, args.compute);
-  if (kernel.fn == nullptr) return {-1, "no CUDA kernel for this op and compute dtype"};
+  const KernelFn kernel = SelectKernel(args.op, args.compute);
+  if (kernel == nullptr) return {-1, "no CUDA kernel for this op and compute dtype"};
   if (args.numel == 0) return {};
   int previous = 0;
   if (CudaResult r = Result(cudaGetDevice(&previous)); !r.ok()) return r;
   if (CudaResult r = Result(cudaSetDevice(ordinal)); !r.ok()) return r;
-  int* flag = nullptr;  // the kernels that cannot divide by zero never write it
-  CudaResult result;
-  if (kernel.can_divide_by_zero) {
-    result = ZeroFlag(ordinal, &flag);
-    if (result.ok()) result = Result(cudaMemsetAsync(flag, 0, sizeof(int), stream));
-  }
-  if (result.ok()) {
-    constexpr int kThreads = 256;
-    const Walk walk = ChooseWalk(args);
-    const int64_t threads_needed = walk == Walk::kPacked
-                                       ? (args.numel + kElementsPerThread - 1) / kElementsPerThread
-                                       : args.numel;
-    const int64_t blocks = std::min<int64_t>((threads_needed + kThreads - 1) / kThreads, 65536);
-    kernel.fn<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(args, walk, flag);
-    result = Result(cudaGetLastError());
-  }
-  if (result.ok() && flag != nullptr) {
-    int zero = 0;
-    result = Result(cudaMemcpyAsync(&zero, flag, sizeof(int), cudaMemcpyDeviceToHost, stream));
-    if (result.ok()) result = Result(cudaStreamSynchronize(stream));
-    *zero_division = zero != 0;
-  }
+  constexpr int kThreads = 256;
+  const Walk walk = ChooseWalk(args);
+  const int64_t threads_needed = walk == Walk::kPacked
+                                     ? (args.numel + kElementsPerThread - 1) / kElementsPerThread
+                                     : args.numel;
+  const int64_t blocks = std::min<int64_t>((threads_needed + kThreads - 1) / kThreads, 65536);
+  kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(args, walk);
+  const CudaResult result = Result(cudaGetLastError());
   cudaSetDevice(previous);
   return result;
 }
@@ -419,15 +381,14 @@ __global__ void CumsumKernel(const T* in, T* out, int64_t outer, int64_t length,
   }
 }
 
-// Runs `launch` on device `ordinal` and waits for its stream.
+// Queues `launch` on device `ordinal`; returns without waiting for it.
 template <typename F>
-CudaResult OnDevice(int ordinal, cudaStream_t stream, F launch) {
+CudaResult OnDevice(int ordinal, F launch) {
   int previous = 0;
   if (CudaResult r = Result(cudaGetDevice(&previous)); !r.ok()) return r;
   if (CudaResult r = Result(cudaSetDevice(ordinal)); !r.ok()) return r;
   CudaResult result = launch();
   if (result.ok()) result = Result(cudaGetLastError());
-  if (result.ok()) result = Result(cudaStreamSynchronize(stream));
   cudaSetDevice(previous);
   return result;
 }
@@ -442,7 +403,7 @@ CudaResult CudaReduceAll(Op op, DType dtype, const void* in, int64_t n, void* ou
     if constexpr (!kAccumulates<T>) {
       return {-1, "no CUDA reduction for this dtype"};
     } else {
-      return OnDevice(ordinal, stream, [&] {
+      return OnDevice(ordinal, [&] {
         const T* x = static_cast<const T*>(in);
         if (op == Op::kProd) {
           ReduceKernel<T, true, false><<<1, kReduceThreads, 0, stream>>>(x, 1, x, 1, n, static_cast<T*>(out), false);
@@ -464,7 +425,7 @@ CudaResult CudaCumsum(DType dtype, const void* in, void* out, int64_t outer, int
     if constexpr (!kAccumulates<T>) {
       return {-1, "no CUDA cumsum for this dtype"};
     } else {
-      return OnDevice(ordinal, stream, [&] {
+      return OnDevice(ordinal, [&] {
         const int64_t lines = outer * inner;
         const int64_t blocks = std::max<int64_t>(1, std::min<int64_t>((lines + 255) / 256, 65536));
         CumsumKernel<T><<<static_cast<unsigned>(blocks), 256, 0, stream>>>(
@@ -483,7 +444,7 @@ CudaResult CudaDot(DType dtype, const void* a, int64_t stride_a, const void* b, 
     if constexpr (std::is_same_v<T, bool>) {
       return {-1, "no CUDA dot for this dtype"};
     } else {
-      return OnDevice(ordinal, stream, [&] {
+      return OnDevice(ordinal, [&] {
         ReduceKernel<T, false, true><<<1, kReduceThreads, 0, stream>>>(static_cast<const T*>(a), stride_a,
                                                             static_cast<const T*>(b), stride_b, n,
                                                             static_cast<T*>(out), false);

@@ -129,4 +129,64 @@ TEST(ForeignTensorProcessor, ArrayApiPolicy) {
                    .ok());
 }
 
+namespace {
+
+// The policy parameter takes NumPy's and JAX's rules, Python scalars (the
+// wrapped numbers) as their weak types:
+// np.add(np.zeros(3, np.int8), 300) raises OverflowError, while
+// jnp.add(jnp.zeros(3, jnp.int8), 300) is int8; np.add(np.zeros(3, np.uint8),
+// np.int64(1)) is int64; jax_numpy_dtype_promotion='strict' refuses
+// int8 + int16.
+TEST(ForeignTensorProcessor, NumpyAndJaxPolicies) {
+  const ForeignTensor int8{DType::kInt8};
+  const ForeignTensor py300{DType::kInt64, 0, Operand::PyInt(300)};
+  TensorProcessor<ForeignTensor> numpy({}, Policy::kNumpy);
+  const absl::Status overflow =
+      numpy.AddInputs({int8, py300}).PromoteInputsToCommonDtype(true).Apply();
+  ASSERT_FALSE(overflow.ok());
+  EXPECT_NE(overflow.message().find("Python int 300"), std::string::npos) << overflow;
+  TensorProcessor<ForeignTensor> jax({}, Policy::kJax);
+  ASSERT_TRUE(jax.AddInputs({int8, py300}).PromoteInputsToCommonDtype(true).Apply().ok());
+  EXPECT_EQ(jax.common_dtype(), DType::kInt8);
+  EXPECT_EQ(jax.GetInputs()[0].casts, 0);
+  TensorProcessor<ForeignTensor> numpy_scalar({}, Policy::kNumpy);
+  ASSERT_TRUE(numpy_scalar
+                  .AddInputs({ForeignTensor{DType::kUInt8}, ForeignTensor{DType::kInt64, 0}})
+                  .PromoteInputsToCommonDtype(true)
+                  .Apply()
+                  .ok());
+  EXPECT_EQ(numpy_scalar.common_dtype(), DType::kInt64);
+  TensorProcessor<ForeignTensor> strict({}, Policy::kJaxStrict);
+  EXPECT_FALSE(strict.AddInputs({int8, ForeignTensor{DType::kInt16}})
+                   .PromoteInputsToCommonDtype(true)
+                   .Apply()
+                   .ok());
+}
+
+// Inputs of one dtype are left alone only where the policy keeps that dtype:
+// without x64, JAX computes int64 inputs in int32; NumPy checks a Python int
+// whatever the inputs' dtype (np.add(np.zeros(3, np.int64), 2**63) raises).
+TEST(ForeignTensorProcessor, OneDTypeStillFollowsThePolicy) {
+  TensorProcessor<ForeignTensor> x32({}, Policy::kJaxX32);
+  ASSERT_TRUE(x32.AddInputs({ForeignTensor{DType::kInt64}, ForeignTensor{DType::kInt64}})
+                  .PromoteInputsToCommonDtype(true)
+                  .Apply()
+                  .ok());
+  EXPECT_EQ(x32.common_dtype(), DType::kInt32);
+  EXPECT_EQ(x32.GetInputs()[1].casts, 1);
+  const ForeignTensor big{DType::kInt64, 0, Operand::PyInt(absl::int128(1) << 63)};
+  TensorProcessor<ForeignTensor> numpy({}, Policy::kNumpy);
+  EXPECT_FALSE(numpy.AddInputs({ForeignTensor{DType::kInt64}, big})
+                   .PromoteInputsToCommonDtype(true)
+                   .Apply()
+                   .ok());
+  TensorProcessor<ForeignTensor> torch;
+  ASSERT_TRUE(torch.AddInputs({ForeignTensor{DType::kInt64}, ForeignTensor{DType::kInt64}})
+                  .PromoteInputsToCommonDtype(true)
+                  .Apply()
+                  .ok());
+  EXPECT_EQ(torch.common_dtype(), DType::kInt64);
+}
+
+}  // namespace
 }  // namespace oneflow_promote

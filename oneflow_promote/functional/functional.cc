@@ -128,6 +128,52 @@ absl::StatusOr<Tensor> RunElementwise(Op op, absl::Span<const Tensor> inputs,
   return out;
 }
 
+// The bytes a tensor's elements can reach, [begin, end); empty for a
+// tensor with no elements.
+struct MemoryExtent {
+  uintptr_t begin = 0;
+  uintptr_t end = 0;
+};
+
+MemoryExtent ExtentOf(const Tensor& t) {
+  if (t.numel() == 0) return {};
+  int64_t low = 0, high = 0;
+  for (int64_t d = 0; d < t.ndim(); ++d) {
+    const int64_t reach = (t.shape()[d] - 1) * t.strides()[d];
+    (reach < 0 ? low : high) += reach;
+  }
+  const int64_t item = static_cast<int64_t>(ItemSize(t.dtype()));
+  const uintptr_t first = reinterpret_cast<uintptr_t>(t.data());
+  return {first + static_cast<uintptr_t>(low * item), first + static_cast<uintptr_t>((high + 1) * item)};
+}
+
+// The written-to tensor may be an input exactly (the same first element,
+// element size, shape and strides: the kernels read each element before
+// writing that element), or share no memory with it. Anything between
+// would read elements already overwritten.
+absl::Status CheckNoPartialOverlap(Op op, const Tensor& written, absl::string_view role,
+                                   absl::Span<const Tensor> inputs) {
+  if (!written.defined()) return absl::OkStatus();  // Run reports it
+  const MemoryExtent out = ExtentOf(written);
+  if (out.begin == out.end) return absl::OkStatus();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Tensor& input = inputs[i];
+    if (!input.defined() || input.is_wrapped_number()) continue;
+    const MemoryExtent in = ExtentOf(input);
+    if (in.begin >= out.end || out.begin >= in.end) continue;
+    if (input.data() == written.data() && ItemSize(input.dtype()) == ItemSize(written.dtype()) &&
+        input.shape() == written.shape() && input.strides() == written.strides()) {
+      continue;
+    }
+    return Invalid(absl::StrCat(
+        OpName(op), "(): ", role, " (", written.Describe(), ") partially overlaps operand ", i + 1,
+        " (", input.Describe(), "): some elements of the input tensor and the written-to tensor "
+        "refer to a single memory location. Please clone() the tensor before performing the "
+        "operation."));
+  }
+  return absl::OkStatus();
+}
+
 // Copies `result` into `destination` (same shape, contiguous), converting;
 // nothing to do when the kernel wrote there already.
 absl::Status WriteInto(const Tensor& result, Tensor& destination, absl::string_view role,
@@ -168,8 +214,10 @@ absl::Status CheckThreads(const OpOptions& options) {
 absl::StatusOr<Tensor> RunWithDTypes(Op op, absl::Span<const Tensor> inputs,
                                      const OpDTypes& dtypes, const OpOptions& options,
                                      const Tensor* destination) {
-  absl::StatusOr<Device> device = CallDevice(op, inputs);
-  if (!device.ok()) return device.status();
+  absl::StatusOr<Device> place = CallDevice(op, inputs);
+  if (!place.ok()) return place.status();
+  // Results are allocated in the order of the call's stream.
+  const Device device = WithContext(*place, options.context);
 
   switch (op) {
     case Op::kSum:
@@ -181,7 +229,7 @@ absl::StatusOr<Tensor> RunWithDTypes(Op op, absl::Span<const Tensor> inputs,
       if (!cast.ok()) return cast.status();
       const Tensor& x = (*cast)[0];
       if (op != Op::kCumsum) {
-        absl::StatusOr<Tensor> out = Tensor::Empty(dtypes.result, {}, *device);
+        absl::StatusOr<Tensor> out = Tensor::Empty(dtypes.result, {}, device);
         if (!out.ok()) return out;
         if (absl::Status s = op_kernels::ReduceAll(op, x, *out, options.context); !s.ok()) return s;
         return out;
@@ -193,13 +241,13 @@ absl::StatusOr<Tensor> RunWithDTypes(Op op, absl::Span<const Tensor> inputs,
             "Dimension out of range (expected to be in range of [", -rank, ", ", rank - 1,
             "], but got ", options.dim, ")"));
       }
-      absl::StatusOr<Tensor> out = Tensor::Empty(dtypes.result, x.shape(), *device);
+      absl::StatusOr<Tensor> out = Tensor::Empty(dtypes.result, x.shape(), device);
       if (!out.ok()) return out;
       if (absl::Status s = op_kernels::Cumsum(x, dim, *out, options.context); !s.ok()) return s;
       return out;
     }
     case Op::kDot: {
-      absl::StatusOr<Tensor> out = Tensor::Empty(dtypes.result, {}, *device);
+      absl::StatusOr<Tensor> out = Tensor::Empty(dtypes.result, {}, device);
       if (!out.ok()) return out;
       if (absl::Status s = op_kernels::Dot(inputs[0], inputs[1], *out, options.context); !s.ok()) return s;
       return out;
@@ -212,7 +260,7 @@ absl::StatusOr<Tensor> RunWithDTypes(Op op, absl::Span<const Tensor> inputs,
           return s;
         }
       }
-      return RunElementwise(op, inputs, dtypes, options, *device, destination);
+      return RunElementwise(op, inputs, dtypes, options, device, destination);
   }
 }
 
@@ -241,6 +289,7 @@ absl::StatusOr<Tensor> Call(Op op, absl::Span<const Tensor> inputs, const OpOpti
 
 absl::Status CallOut(Op op, absl::Span<const Tensor> inputs, Tensor& out,
                      const OpOptions& options) {
+  if (absl::Status s = CheckNoPartialOverlap(op, out, "out=", inputs); !s.ok()) return s;
   absl::StatusOr<Tensor> result = Run(op, inputs, options, &out);
   if (!result.ok()) return result.status();
   return WriteInto(*result, out, "out=", options.context);
@@ -249,6 +298,7 @@ absl::Status CallOut(Op op, absl::Span<const Tensor> inputs, Tensor& out,
 absl::Status CallOutWithDTypes(Op op, absl::Span<const Tensor> inputs, const OpDTypes& dtypes,
                                Tensor& out, const OpOptions& options) {
   if (absl::Status s = CheckThreads(options); !s.ok()) return s;
+  if (absl::Status s = CheckNoPartialOverlap(op, out, "out=", inputs); !s.ok()) return s;
   absl::StatusOr<Tensor> result = RunWithDTypes(op, inputs, dtypes, options, &out);
   if (!result.ok()) return result.status();
   return WriteInto(*result, out, "out=", options.context);
@@ -258,6 +308,9 @@ absl::Status CallInPlace(Op op, Tensor& self, absl::Span<const Tensor> others,
                          const OpOptions& options) {
   absl::InlinedVector<Tensor, 3> inputs = {self};
   inputs.insert(inputs.end(), others.begin(), others.end());
+  if (absl::Status s = CheckNoPartialOverlap(op, self, "the in-place tensor", inputs); !s.ok()) {
+    return s;
+  }
   absl::StatusOr<Tensor> result = Run(op, inputs, options, &self);
   if (!result.ok()) return result.status();
   return WriteInto(*result, self, "output", options.context);

@@ -18,8 +18,9 @@ namespace {
 absl::Status BinaryOp(const char* name, const void* a, int a_dtype, const void* b, int b_dtype,
                       void* out, int out_dtype, int64_t n, const Device& device,
                       const ExecutionContext& context, int cast_path) {
+  using c_api_internal::ArgumentError;
   using c_api_internal::DTypeFromCode;
-  if (name == nullptr) return absl::InvalidArgumentError("the op name is null");
+  if (absl::Status s = c_api_internal::NotNull(name, "the op name"); !s.ok()) return s;
   absl::StatusOr<Op> op = ParseOp(name);
   if (!op.ok()) return op.status();
   if (OpArity(*op) != 2) {
@@ -33,11 +34,11 @@ absl::Status BinaryOp(const char* name, const void* a, int a_dtype, const void* 
   // The inputs are only read; View takes a mutable pointer because a view
   // may be written through in general.
   absl::StatusOr<Tensor> a_view = Tensor::View(const_cast<void*>(a), DTypeFromCode<DType>(a_dtype), shape, device);
-  if (!a_view.ok()) return absl::InvalidArgumentError(absl::StrCat("operand a: ", a_view.status().message()));
+  if (!a_view.ok()) return ArgumentError("operand a", a_view.status());
   absl::StatusOr<Tensor> b_view = Tensor::View(const_cast<void*>(b), DTypeFromCode<DType>(b_dtype), shape, device);
-  if (!b_view.ok()) return absl::InvalidArgumentError(absl::StrCat("operand b: ", b_view.status().message()));
+  if (!b_view.ok()) return ArgumentError("operand b", b_view.status());
   absl::StatusOr<Tensor> out_view = Tensor::View(out, DTypeFromCode<DType>(out_dtype), shape, device);
-  if (!out_view.ok()) return absl::InvalidArgumentError(absl::StrCat("out: ", out_view.status().message()));
+  if (!out_view.ok()) return ArgumentError("out", out_view.status());
   OpOptions options;
   options.cast_path = static_cast<CastPath>(cast_path);
   options.context = context;
@@ -47,7 +48,7 @@ absl::Status BinaryOp(const char* name, const void* a, int a_dtype, const void* 
 
 absl::Status OpDTypesFromC(const char* name, const oneflow_promote_operand* operands, size_t count,
                            int default_dtype, int* compute_dtype, int* result_dtype) {
-  if (name == nullptr) return absl::InvalidArgumentError("the op name is null");
+  if (absl::Status s = c_api_internal::NotNull(name, "the op name"); !s.ok()) return s;
   if (compute_dtype == nullptr || result_dtype == nullptr) {
     return absl::InvalidArgumentError("a result pointer is null");
   }

@@ -236,6 +236,54 @@ TEST(FunctionalNewDTypes, UnsignedWhereTorchHasNoKernel) {
   EXPECT_EQ(by_zero.status().message(), "ZeroDivisionError");
 }
 
+// PyTorch's CPU kernels refuse a zero divisor element by element: a Python
+// int that wraps to 0 in the compute dtype divides by zero (torch.ones(3,
+// dtype=torch.int8) // 256 raises), and an empty tensor divides nothing
+// (torch.empty(0, dtype=torch.int32) // 0 is an empty tensor).
+TEST(Functional, IntegerDivisionByZeroIsTheKernelsToRefuse) {
+  const Tensor int8s = *Tensor::FromValues<int8_t>({1, 2, 3}, {3});
+  for (Op op : {Op::kFloorDivide, Op::kDivFloor, Op::kDivTrunc, Op::kRemainder}) {
+    const absl::StatusOr<Tensor> wrapped =
+        Call(op, {int8s, Tensor::WrappedNumber(Operand::PyInt(256))});
+    ASSERT_FALSE(wrapped.ok()) << OpName(op);
+    EXPECT_EQ(wrapped.status().message(), "ZeroDivisionError") << OpName(op);
+    const absl::StatusOr<Tensor> empty =
+        Call(op, {*Tensor::Empty(DType::kInt32, {0}), Tensor::WrappedNumber(Operand::PyInt(0))});
+    ASSERT_TRUE(empty.ok()) << OpName(op) << ": " << empty.status();
+    EXPECT_EQ(empty->dtype(), DType::kInt32);
+    EXPECT_EQ(empty->numel(), 0);
+  }
+}
+
+// Writing over an input: exactly the same elements is in place; anything
+// between that and no shared memory would read elements already written,
+// and is refused as PyTorch refuses it, with both operands named.
+TEST(Functional, OutputsMayNotPartlyOverlapInputs) {
+  Tensor x = *Tensor::FromValues<float>({0, 1, 2, 3, 4, 5}, {2, 3});
+  const Tensor row = *x.AsStrided({3}, {1}, 0);
+  const absl::Status partial = CallOut(Op::kAdd, {x, row}, x);
+  ASSERT_FALSE(partial.ok());
+  EXPECT_EQ(partial.message(),
+            "add(): out= (float32[2, 3]) partially overlaps operand 2 (float32[3]): some elements "
+            "of the input tensor and the written-to tensor refer to a single memory location. "
+            "Please clone() the tensor before performing the operation.");
+  EXPECT_EQ(Values<float>(x), (std::vector<float>{0, 1, 2, 3, 4, 5})) << "a refused op wrote";
+  // The transpose of the output covers the same bytes in another order.
+  Tensor square = *Tensor::FromValues<float>({1, 2, 3, 4}, {2, 2});
+  EXPECT_FALSE(CallOut(Op::kAdd, {*square.Transpose(0, 1), square}, square).ok());
+  Tensor self_row = *x.AsStrided({3}, {1}, 3);
+  EXPECT_FALSE(CallInPlace(Op::kMul, self_row, {*x.AsStrided({3}, {1}, 1)}).ok());
+  // Exactly the output, even with another dtype of the same size: in place.
+  ASSERT_TRUE(CallOut(Op::kAdd, {x, x}, x).ok());
+  EXPECT_EQ(Values<float>(x), (std::vector<float>{0, 2, 4, 6, 8, 10}));
+  ASSERT_TRUE(CallInPlace(Op::kMul, x, {Tensor::WrappedNumber(Operand::PyInt(2))}).ok());
+  EXPECT_EQ(Values<float>(x), (std::vector<float>{0, 4, 8, 12, 16, 20}));
+  // Disjoint parts of one buffer.
+  Tensor second_row = *x.AsStrided({3}, {1}, 3);
+  ASSERT_TRUE(CallOut(Op::kAdd, {*x.AsStrided({3}, {1}, 0), row}, second_row).ok());
+  EXPECT_EQ(Values<float>(x), (std::vector<float>{0, 4, 8, 0, 8, 16}));
+}
+
 TEST(FunctionalNewDTypes, Float8) {
   // 1.125, 1.5, -3.25, 0.013671875, 0.1015625 and 1.125, 2.5, 7, 0.5, 3.
   const Tensor a = E4M3({0x39, 0x3c, 0xc5, 0x07, 0x1d}), b = E4M3({0x39, 0x42, 0x4e, 0x30, 0x44});

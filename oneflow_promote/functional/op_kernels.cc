@@ -21,10 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "kernels/cast.h"
 #include "kernels/convert.h"
-#include "kernels/internal/cpu_cast.h"
-#include "kernels/internal/cuda_cast.h"
-#include "kernels/internal/cuda_status.h"
-#include "kernels/internal/parallel_for.h"
+#include "kernels/op_kernel_support.h"
 #if ONEFLOW_PROMOTE_HAVE_CUDA
 #include "oneflow_promote/functional/internal/cuda_ops.h"
 #endif
@@ -303,9 +300,8 @@ absl::Status CudaElementwise(Op op, DType compute, absl::Span<const Tensor> inpu
       args.inputs[i].strides[offset + k] = input.shape()[k] == 1 ? 0 : input.strides()[k];
     }
   }
-  bool zero_division = false;
   const cast_internal::CudaResult result =
-      cuda_ops_internal::CudaElementwise(args, out.device().ordinal, stream, &zero_division);
+      cuda_ops_internal::CudaElementwise(args, out.device().ordinal, stream);
   if (result.code == -1) {
     return absl::InternalError(
         absl::StrCat("no CUDA kernel for ", functional::OpName(op), " in ", Name(compute)));
@@ -313,7 +309,6 @@ absl::Status CudaElementwise(Op op, DType compute, absl::Span<const Tensor> inpu
   if (!result.ok()) {
     return absl::InternalError(absl::StrCat("CUDA ", functional::OpName(op), ": ", result.message));
   }
-  if (zero_division) return absl::InvalidArgumentError("ZeroDivisionError");
   return absl::OkStatus();
 }
 
@@ -530,7 +525,8 @@ absl::Status Cumsum(const Tensor& input, int64_t dim, Tensor& out,
   if (in->dtype() != out.dtype()) return absl::InternalError("Cumsum: dtype mismatch");
   const int64_t n = in->numel();
   if (in->ndim() == 0) {
-    return CastElements(in->data(), in->dtype(), out.data(), out.dtype(), 1, out.device());
+    return CastElements(in->data(), in->dtype(), out.data(), out.dtype(), 1,
+                        WithContext(out.device(), context));
   }
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < dim; ++d) outer *= in->shape()[d];

@@ -32,8 +32,10 @@ namespace oneflow_promote::op_kernels {
 // on that device, of any dtype and layout (another dtype is converted as
 // each element is read), or single host elements (Python scalars, passed
 // with the launch). Integer division by zero is an error
-// ("ZeroDivisionError"), as in PyTorch. The CPU kernel runs on up to
-// context.cpu_threads threads, the CUDA kernel on context.cuda_stream.
+// ("ZeroDivisionError") on the CPU and the device's own answer on CUDA, as
+// in PyTorch. The CPU kernel runs on up to context.cpu_threads threads; the
+// CUDA kernel is queued on context.cuda_stream, and the call returns
+// without waiting for it.
 [[nodiscard]] absl::Status Elementwise(functional::Op op, DType compute,
                                        absl::Span<const Tensor> inputs, Tensor& out,
                                        const ExecutionContext& context = {});

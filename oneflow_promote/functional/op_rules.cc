@@ -174,16 +174,6 @@ absl::Status CheckScalarFits(const Operand& scalar, DType to) {
                               Name(to), " without overflow"));
 }
 
-// The Python int is cast (wrapping) to the compute dtype before the kernel
-// divides: int8 // 256 divides by zero.
-absl::Status CheckIntegerDivisor(absl::Span<const Operand> operands, const OpDTypes& dtypes) {
-  if (!IsIntegral(dtypes.compute) || !operands[1].is_scalar()) return absl::OkStatus();
-  const int bits = static_cast<int>(8 * ItemSize(dtypes.compute));
-  const uint64_t wrapped = static_cast<uint64_t>(operands[1].int_value()) &
-                           (bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1);
-  return wrapped == 0 ? Invalid("ZeroDivisionError") : absl::OkStatus();
-}
-
 // The CPU kernel converts a Python exponent to an integer or narrow-float
 // compute dtype, checked (float32, float64 and complex exponents stay double).
 absl::Status CheckPowExponent(absl::Span<const Operand> operands, const OpDTypes& dtypes) {
@@ -237,14 +227,11 @@ constexpr OpRule kBuiltinRules[] = {
     {"sub", 2, K::kDefault, kAllCategories, "", ReductionFloor::kNone, false, 0, CheckSubOperands},
     {"mul"},
     {"div", 2, K::kIntToFloat},
-    {"div_floor", 2, K::kDefault, kIntegersAndFloats, "div_floor_cpu", ReductionFloor::kNone,
-     false, 0, nullptr, nullptr, nullptr, CheckIntegerDivisor},
-    {"div_trunc", 2, K::kDefault, kIntegersAndFloats, "div_trunc_cpu", ReductionFloor::kNone,
-     false, 0, nullptr, nullptr, nullptr, CheckIntegerDivisor},
+    {"div_floor", 2, K::kDefault, kIntegersAndFloats, "div_floor_cpu"},
+    {"div_trunc", 2, K::kDefault, kIntegersAndFloats, "div_trunc_cpu"},
     {"floor_divide", 2, K::kDefault, kIntegersAndFloats, "div_floor_cpu", ReductionFloor::kNone,
-     false, 0, nullptr, nullptr, nullptr, CheckIntegerDivisor, Derivative::kNotImplemented},
-    {"remainder", 2, K::kDefault, kIntegersAndFloats, "remainder_cpu", ReductionFloor::kNone,
-     false, 0, nullptr, nullptr, nullptr, CheckIntegerDivisor},
+     false, 0, nullptr, nullptr, nullptr, Derivative::kNotImplemented},
+    {"remainder", 2, K::kDefault, kIntegersAndFloats, "remainder_cpu"},
     {"pow", 2, K::kBoolToLong, kNumberCategories, "pow", ReductionFloor::kNone, false, 0,
      CheckPowOperands, CheckPowExponent, PowSkipsKernel},
     {"maximum", 2, K::kDefault, kRealCategories, "", ReductionFloor::kNone, false, 0,
@@ -320,7 +307,10 @@ absl::StatusOr<DType> CommonDType(absl::Span<const Operand> operands,
   if (!floors.empty() && floors.size() != operands.size()) {
     return Invalid(absl::StrCat(floors.size(), " floors for ", operands.size(), " operands"));
   }
-  bool all_same = true;
+  // Operands of one dtype keep it under torch, as TensorIterator does; the
+  // other policies promote even those (NumPy checks a Python int's value,
+  // jax_x32 canonicalizes int64).
+  bool all_same = policy == Policy::kTorch;
   for (const Operand& operand : operands) all_same &= operand.dtype() == operands[0].dtype();
   DType common = operands[0].dtype();
   if (!all_same) {
@@ -365,8 +355,7 @@ DType OpMathDType(DType dtype) {
 const OpRule& RuleOf(Op op) { return kBuiltinRules[static_cast<size_t>(op)]; }
 
 absl::StatusOr<OpDTypes> InferOpDTypes(const OpRule& rule, absl::Span<const Operand> operands,
-                                       const PromotionOptions& options, Policy policy,
-                                       Elements elements) {
+                                       const PromotionOptions& options, Policy policy) {
   if (static_cast<int>(operands.size()) != rule.arity) {
     return Invalid(absl::StrCat(rule.name, "() takes ", rule.arity, " operand",
                                 rule.arity == 1 ? "" : "s", ", got ", operands.size()));
@@ -417,15 +406,12 @@ absl::StatusOr<OpDTypes> InferOpDTypes(const OpRule& rule, absl::Span<const Oper
   if (rule.check_dtypes != nullptr) {
     if (absl::Status status = rule.check_dtypes(operands, dtypes); !status.ok()) return status;
   }
-  if (rule.check_values != nullptr && elements == Elements::kSome) {
-    if (absl::Status status = rule.check_values(operands, dtypes); !status.ok()) return status;
-  }
   return dtypes;
 }
 
 absl::StatusOr<OpDTypes> InferOpDTypes(Op op, absl::Span<const Operand> operands,
-                                       const PromotionOptions& options, Elements elements) {
-  return InferOpDTypes(RuleOf(op), operands, options, Policy::kTorch, elements);
+                                       const PromotionOptions& options) {
+  return InferOpDTypes(RuleOf(op), operands, options, Policy::kTorch);
 }
 
 absl::Status CheckAlpha(DType compute, const Operand& alpha) {

@@ -108,11 +108,6 @@ enum class Derivative : uint8_t {
   kNotImplemented,  // the result requires grad, but backward raises (floor_divide)
 };
 
-// Whether the result of a call has elements. With none, PyTorch's kernel never
-// runs, and the checks it makes on the values it computes with (integer
-// division by a Python int that wraps to 0) do not apply.
-enum class Elements : uint8_t { kSome, kNone };
-
 // An op's dtype rule. A framework declares its own op in a line,
 //
 //   constexpr OpRule kHypot = {"hypot", 2, PromotionKind::kIntToFloat, kRealCategories};
@@ -141,9 +136,6 @@ struct OpRule {
   // (pow's x ** 0, x ** 1, 1 ** x): neither the categories nor the kind
   // apply. Null: none.
   bool (*runs_no_kernel)(absl::Span<const Operand> operands) = nullptr;
-  // Checks PyTorch's kernel makes on the values it computes with, run only
-  // for results with elements (Elements). Null: none.
-  absl::Status (*check_values)(absl::Span<const Operand> operands, const OpDTypes& dtypes) = nullptr;
   // Gradients through the op, where its result carries them.
   Derivative derivative = Derivative::kDefined;
 };
@@ -160,18 +152,17 @@ struct OpRule {
 [[nodiscard]] absl::StatusOr<OpDTypes> InferOpDTypes(const OpRule& rule,
                                                      absl::Span<const Operand> operands,
                                                      const PromotionOptions& options = {},
-                                                     Policy policy = Policy::kTorch,
-                                                     Elements elements = Elements::kSome);
+                                                     Policy policy = Policy::kTorch);
 
 // InferOpDTypes(RuleOf(op), ...): PyTorch's errors for
 // forbidden dtypes (bool - bool, -bool, bitwise on floats, ordering of
 // complex numbers, mean of integers, where with a condition neither bool
 // nor uint8, dot of unequal dtypes or of tensors that are not 1-D), integer
-// powers with a negative Python int exponent, integer division by a Python
-// int 0, and Python scalars that overflow the dtype PyTorch converts them to.
+// powers with a negative Python int exponent, and Python scalars that
+// overflow the dtype PyTorch converts them to. Integer division by zero is
+// the kernels' to report, as in PyTorch (an empty tensor divides by 0).
 [[nodiscard]] absl::StatusOr<OpDTypes> InferOpDTypes(Op op, absl::Span<const Operand> operands,
-                                                     const PromotionOptions& options = {},
-                                                     Elements elements = Elements::kSome);
+                                                     const PromotionOptions& options = {});
 
 // PyTorch's checks of add's and sub's `alpha` (a Python scalar) against the
 // dtype the op computes in: a bool alpha only for bool, a floating one not
@@ -196,9 +187,9 @@ struct OpRule {
                                                  const OpDTypes& dtypes);
 
 // The dtype a set of operands computes in, as OneFlow's TensorProcessor
-// decides it (and libtorch 1.13's TensorIterator did): operands that all
-// share one dtype keep it (so a Python float alone is float64); otherwise
-// ResultType under `policy`. Then each operand's
+// decides it (and libtorch 1.13's TensorIterator did): under torch, operands
+// that all share one dtype keep it (so a Python float alone is float64);
+// otherwise, and always under the other policies, ResultType under `policy`. Then each operand's
 // floor is joined in (floors[i] is operand i's lowest dtype, kBool for none:
 // sum of int8 computes in int64), and with `integers_to_float` an integer or
 // bool result becomes options.default_dtype (true division of ints).

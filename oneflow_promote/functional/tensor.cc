@@ -76,6 +76,13 @@ absl::StatusOr<Tensor> Tensor::View(void* data, DType dtype, absl::Span<const in
                                                    " is not aligned to ", alignment, " bytes for ",
                                                    Name(dtype)));
   }
+  // A host pointer handed to a CUDA kernel would end the process's CUDA
+  // context, not just this call.
+  if (device.kind == Device::Kind::kCuda && *count > 0) {
+    if (absl::Status s = CheckCudaMemory(data, device.ordinal, "Tensor::View: the data"); !s.ok()) {
+      return s;
+    }
+  }
   Tensor tensor;
   tensor.dtype_ = dtype;
   tensor.shape_.assign(shape.begin(), shape.end());
@@ -103,7 +110,7 @@ absl::StatusOr<Tensor> Tensor::Allocate(DType dtype, absl::Span<const int64_t> s
   if (device.kind == Device::Kind::kCuda) {
     if (zero) return absl::UnimplementedError("Tensor::Zeros on a CUDA device");
     absl::StatusOr<std::shared_ptr<std::byte[]>> buffer =
-        AllocateCudaBuffer(tensor.buffer_bytes_, device.ordinal);
+        AllocateCudaBuffer(tensor.buffer_bytes_, device.ordinal, device.stream);
     if (!buffer.ok()) return buffer.status();
     tensor.buffer_ = *std::move(buffer);
     return tensor;
@@ -212,7 +219,7 @@ absl::StatusOr<Tensor> Tensor::Transpose(int64_t a, int64_t b) const {
 }
 
 absl::StatusOr<Tensor> Tensor::Clone(const ExecutionContext& context) const {
-  absl::StatusOr<Tensor> copy = Empty(dtype_, shape_, device_);
+  absl::StatusOr<Tensor> copy = Empty(dtype_, shape_, WithContext(device_, context));
   if (!copy.ok()) return copy;
   if (absl::Status s = CastStrided(data(), dtype_, shape_, strides_, copy->data(), dtype_,
                                    WithContext(device_, context));
@@ -243,7 +250,8 @@ absl::StatusOr<Tensor> Tensor::ToDevice(Device device) const {
 absl::StatusOr<Tensor> Tensor::To(DType dtype, const ExecutionContext& context) const {
   if (!defined()) return absl::FailedPreconditionError("To() on an undefined tensor");
   if (dtype == dtype_) return *this;
-  absl::StatusOr<Tensor> out = Empty(dtype, shape_, device_);
+  const Device device = WithContext(device_, context);
+  absl::StatusOr<Tensor> out = Empty(dtype, shape_, device);
   if (!out.ok()) return out;
   if (wrapped_) {
     // A Python scalar converts on the host, with no kernel dispatch.
@@ -256,7 +264,6 @@ absl::StatusOr<Tensor> Tensor::To(DType dtype, const ExecutionContext& context) 
     });
     return out;
   }
-  const Device device = WithContext(device_, context);
   const absl::Status status =
       is_contiguous() ? CastElements(data(), dtype_, out->data(), dtype, numel(), device)
                       : CastStrided(data(), dtype_, shape_, strides_, out->data(), dtype, device);

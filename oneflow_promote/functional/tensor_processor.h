@@ -13,13 +13,14 @@
 // Where it differs from OneFlow, on purpose:
 //  - floors (AddInputs' lowest dtype) apply in promote mode too;
 //  - integers become the configured default dtype, not a fixed float32;
-//  - the policy (torch, array_api) is a parameter, and an execution
-//    context (stream, threads) reaches every cast;
+//  - the policy (torch, array_api, numpy, jax, jax_x32, jax_strict) is a
+//    parameter, and an execution context (stream, threads) reaches every
+//    cast;
 //  - the common dtype is the promotion lattice's join, with no invalid
 //    dtype as an identity element;
-//  - inputs that already have the dtype are neither cast nor copied, and a
-//    call on inputs that all have it allocates nothing on the heap (up to
-//    four inputs);
+//  - inputs that already have the dtype are neither cast nor copied (inputs
+//    from a span are borrowed), and a call on inputs that all have it
+//    allocates nothing on the heap (up to four inputs);
 //  - wrapped numbers (Python scalars) are converted on the host by the
 //    adapter, never by a kernel launch.
 //
@@ -29,8 +30,9 @@
 #ifndef ONEFLOW_PROMOTE_FUNCTIONAL_TENSOR_PROCESSOR_H_
 #define ONEFLOW_PROMOTE_FUNCTIONAL_TENSOR_PROCESSOR_H_
 
+#include <cstddef>
 #include <cstdint>
-#include <initializer_list>
+#include <iterator>
 #include <optional>
 #include <utility>
 
@@ -56,16 +58,22 @@ class TensorProcessor {
 
   // Adds inputs; with `lowest_dtype`, each is first raised to at least that
   // dtype (sum of int8 computes in int64). kBool, the lattice's bottom,
-  // means no floor.
+  // means no floor. The inputs are borrowed, not copied: the caller keeps
+  // them alive while it uses the processor (a functor's arguments are).
   TensorProcessor& AddInputs(absl::Span<const T> inputs, DType lowest_dtype = DType::kBool) {
-    for (const T& input : inputs) {
-      inputs_.push_back(input);
-      floors_.push_back(lowest_dtype);
-    }
+    for (const T& input : inputs) slots_.push_back({&input, 0, lowest_dtype});
     return *this;
   }
-  TensorProcessor& AddInputs(std::initializer_list<T> inputs, DType lowest_dtype = DType::kBool) {
-    return AddInputs(absl::MakeConstSpan(inputs.begin(), inputs.size()), lowest_dtype);
+  // AddInputs({x, y}): the braced list's temporaries die with the statement,
+  // so the processor keeps them, moved in (an initializer_list's elements
+  // could only be copied again).
+  template <size_t N>
+  TensorProcessor& AddInputs(T (&&inputs)[N], DType lowest_dtype = DType::kBool) {
+    for (T& input : inputs) {
+      slots_.push_back({nullptr, static_cast<uint32_t>(owned_.size()), lowest_dtype});
+      owned_.push_back(std::move(input));
+    }
+    return *this;
   }
 
   // true: cast every input to the inputs' common dtype (CommonDType in
@@ -94,13 +102,17 @@ class TensorProcessor {
   // Decides the dtypes and casts the inputs that need it. Errors name the
   // operands (promotion failures) or the cast that failed.
   absl::Status Apply() {
-    if (inputs_.empty()) return absl::InvalidArgumentError("TensorProcessor: no inputs");
+    if (slots_.empty()) return absl::InvalidArgumentError("TensorProcessor: no inputs");
     if (NothingToCast()) return absl::OkStatus();
     absl::InlinedVector<Operand, 4> operands;
-    for (const T& input : inputs_) operands.push_back(OperandOf<T, Traits>(input));
+    absl::InlinedVector<DType, 4> floors;
+    for (size_t i = 0; i < slots_.size(); ++i) {
+      operands.push_back(OperandOf<T, Traits>(Input(i)));
+      floors.push_back(slots_[i].floor);
+    }
     if (promote_) {
       absl::StatusOr<DType> common =
-          functional::CommonDType(operands, floors_, integers_to_float_, options_, policy_);
+          functional::CommonDType(operands, floors, integers_to_float_, options_, policy_);
       if (!common.ok()) return common.status();
       common_dtype_ = *common;
       if (forced_dtype_.has_value()) {
@@ -111,33 +123,103 @@ class TensorProcessor {
         common_dtype_ = *forced_dtype_;
       }
     }
-    for (size_t i = 0; i < inputs_.size(); ++i) {
+    for (size_t i = 0; i < slots_.size(); ++i) {
       DType target = common_dtype_;
       if (!promote_) {
         absl::StatusOr<DType> own = functional::CommonDType(
-            absl::MakeConstSpan(&operands[i], 1), absl::MakeConstSpan(&floors_[i], 1),
+            absl::MakeConstSpan(&operands[i], 1), absl::MakeConstSpan(&floors[i], 1),
             integers_to_float_, options_, policy_);
         if (!own.ok()) return own.status();
         target = *own;
       }
-      if (Traits::DTypeOf(inputs_[i]) == target) continue;
-      absl::StatusOr<T> cast = Traits::Cast(inputs_[i], target, context_);
+      const T& input = Input(i);
+      if (Traits::DTypeOf(input) == target) continue;
+      absl::StatusOr<T> cast = Traits::Cast(input, target, context_);
       if (!cast.ok()) return cast.status();
-      inputs_[i] = *std::move(cast);
+      slots_[i].borrowed = nullptr;
+      slots_[i].owned = static_cast<uint32_t>(owned_.size());
+      owned_.push_back(*std::move(cast));
     }
     return absl::OkStatus();
   }
 
+  // The inputs, cast as Apply() decided (as added, before Apply()): the
+  // caller's own tensors where no cast was needed. A view, valid while the
+  // processor and the borrowed inputs live.
+  class Inputs {
+   public:
+    class Iterator {
+     public:
+      using iterator_category = std::forward_iterator_tag;
+      using value_type = T;
+      using difference_type = std::ptrdiff_t;
+      using pointer = const T*;
+      using reference = const T&;
+
+      reference operator*() const { return processor_->Input(index_); }
+      pointer operator->() const { return &processor_->Input(index_); }
+      Iterator& operator++() {
+        ++index_;
+        return *this;
+      }
+      Iterator operator++(int) {
+        Iterator before = *this;
+        ++index_;
+        return before;
+      }
+      friend bool operator==(const Iterator& a, const Iterator& b) { return a.index_ == b.index_; }
+      friend bool operator!=(const Iterator& a, const Iterator& b) { return a.index_ != b.index_; }
+
+     private:
+      friend class Inputs;
+      Iterator(const TensorProcessor* processor, size_t index)
+          : processor_(processor), index_(index) {}
+      const TensorProcessor* processor_;
+      size_t index_;
+    };
+
+    [[nodiscard]] size_t size() const { return processor_->slots_.size(); }
+    [[nodiscard]] bool empty() const { return size() == 0; }
+    [[nodiscard]] const T& operator[](size_t i) const { return processor_->Input(i); }
+    [[nodiscard]] Iterator begin() const { return Iterator(processor_, 0); }
+    [[nodiscard]] Iterator end() const { return Iterator(processor_, size()); }
+
+   private:
+    friend class TensorProcessor;
+    explicit Inputs(const TensorProcessor* processor) : processor_(processor) {}
+    const TensorProcessor* processor_;
+  };
+  [[nodiscard]] Inputs GetInputs() const { return Inputs(this); }
+  // The dtype Apply() cast the inputs to in promote mode (the forced dtype
+  // when one was given).
+  [[nodiscard]] DType common_dtype() const { return common_dtype_; }
+
  private:
   // The common case, decided without building operands: every input has one
-  // dtype, which no floor, integer promotion or forced dtype changes.
+  // dtype, which no floor, integer promotion or forced dtype changes. Under
+  // the other policies the dtype must also be one the policy keeps (not
+  // jax_x32's int64, not the Array API's float16), and Python scalars take
+  // the full path, which checks their values.
+  const T& Input(size_t i) const {
+    const Slot& slot = slots_[i];
+    return slot.borrowed != nullptr ? *slot.borrowed : owned_[slot.owned];
+  }
+
   bool NothingToCast() {
-    const DType dtype = Traits::DTypeOf(inputs_[0]);
+    const DType dtype = Traits::DTypeOf(Input(0));
     if (!IsValid(dtype)) return false;
-    for (size_t i = 0; i < inputs_.size(); ++i) {
-      if (Traits::DTypeOf(inputs_[i]) != dtype) return false;
-      if (floors_[i] != DType::kBool && floors_[i] != dtype) {
-        const Promotion p = PromoteTypes(dtype, floors_[i], policy_);
+    if (policy_ != Policy::kTorch) {
+      const Promotion self = PromoteTypes(dtype, dtype, policy_);
+      if (!self.ok() || self.dtype() != dtype) return false;
+      for (const T& input : GetInputs()) {
+        if (Traits::IsWrappedNumber(input)) return false;
+      }
+    }
+    for (size_t i = 0; i < slots_.size(); ++i) {
+      if (Traits::DTypeOf(Input(i)) != dtype) return false;
+      const DType floor = slots_[i].floor;
+      if (floor != DType::kBool && floor != dtype) {
+        const Promotion p = PromoteTypes(dtype, floor, policy_);
         if (!p.ok() || p.dtype() != dtype) return false;
       }
     }
@@ -147,20 +229,19 @@ class TensorProcessor {
     return true;
   }
 
- public:
-  // The inputs, cast as Apply() decided (as added, before Apply()).
-  [[nodiscard]] absl::Span<const T> GetInputs() const { return inputs_; }
-  [[nodiscard]] absl::Span<T> GetMutableInputs() { return absl::MakeSpan(inputs_); }
-  // The dtype Apply() cast the inputs to in promote mode (the forced dtype
-  // when one was given).
-  [[nodiscard]] DType common_dtype() const { return common_dtype_; }
 
- private:
   PromotionOptions options_;
   Policy policy_;
   ExecutionContext context_;
-  absl::InlinedVector<T, 4> inputs_;
-  absl::InlinedVector<DType, 4> floors_;
+  // An input: the caller's tensor, or one the processor holds (a braced
+  // input, or a cast) at owned_[owned]; and its floor.
+  struct Slot {
+    const T* borrowed;
+    uint32_t owned;
+    DType floor;
+  };
+  absl::InlinedVector<Slot, 4> slots_;
+  absl::InlinedVector<T, 2> owned_;
   bool promote_ = false;
   bool integers_to_float_ = false;
   std::optional<DType> forced_dtype_;

@@ -133,8 +133,8 @@ struct BucketSets {
 }
 
 // The code a bucket's set in a fold stands for: its lowest set bit.
-[[nodiscard]] inline int Decode(const BucketSets& sets, Bucket bucket) {
-  return absl::countr_zero(sets.sets[static_cast<int>(bucket)] | BucketSet{1} << kFailed);
+[[nodiscard]] inline int Decode(BucketSet set) {
+  return absl::countr_zero(set | BucketSet{1} << kFailed);
 }
 
 // What the fold relies on, for every pair of codes: a nonempty intersection
@@ -199,6 +199,24 @@ using CodeTable = std::array<std::array<uint8_t, kNumCodes>, kNumCodes>;
 }
 
 inline constexpr CodeTable kCombine = BuildCombineTable();
+
+// kCombine's answer as the dtype's enum value, or kNoDType where the
+// detailed path decides: the last lookup of the fast path gives the dtype
+// itself, one dependent load fewer than a code to decode.
+inline constexpr uint8_t kNoDType = 0xFF;
+
+[[nodiscard]] constexpr CodeTable BuildCombineToDTypeTable() {
+  CodeTable table{};
+  for (int a = 0; a < kNumCodes; ++a) {
+    for (int b = 0; b < kNumCodes; ++b) {
+      const uint8_t code = kCombine[a][b];
+      table[a][b] = IsDTypeCode(code) ? static_cast<uint8_t>(Index(DTypeOf(code))) : kNoDType;
+    }
+  }
+  return table;
+}
+
+inline constexpr CodeTable kCombineToDType = BuildCombineToDTypeTable();
 
 }  // namespace oneflow_promote::internal_torch_buckets
 

@@ -2,8 +2,6 @@
 // edges form a lattice. Exactly one of CYCLE, NO_LEAST_UPPER_BOUND or
 // VALID is defined on the command line.
 
-#include <iterator>
-
 #include "oneflow_promote/internal/lattice.h"
 
 namespace op = oneflow_promote;
@@ -22,7 +20,7 @@ constexpr op::Edge kEdges[] = {{D::kInt8, D::kInt16}, {D::kUInt8, D::kInt16},
                                {D::kInt16, D::kInt32}};
 #endif
 
-using Policy = op::Lattice<std::size(kEdges), kEdges>;
+using Policy = op::Lattice<kEdges>;
 static_assert(Policy::Reaches(D::kInt8, D::kInt16));
 
 int main() { return 0; }

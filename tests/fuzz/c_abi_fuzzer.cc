@@ -171,7 +171,20 @@ struct ErrorBuffer {
     // absl::StatusCode's values are 0 (OK) to 16 (kUnauthenticated).
     FUZZ_CHECK(rc >= 0 && rc <= static_cast<int>(absl::StatusCode::kUnauthenticated),
                "%s returned %d, not an absl::StatusCode", what, rc);
+    // The whole message stays readable: empty after a success, and what the
+    // caller's buffer holds is its beginning.
+    const size_t length = oneflow_promote_last_error(nullptr, 0);
+    FUZZ_CHECK((rc == 0) == (length == 0), "%s returned %d with a last error of %zu bytes", what,
+               rc, length);
+    std::string whole(length + 1, '\0');
+    FUZZ_CHECK(oneflow_promote_last_error(whole.data(), whole.size()) == length,
+               "oneflow_promote_last_error gave two lengths");
     if (pointer == nullptr) return;
+    if (size > 0) {
+      FUZZ_CHECK(std::strncmp(whole.c_str(), pointer, std::min(size - 1, length)) == 0,
+                 "%s's message '%s' is not the start of its last error '%s'", what, pointer,
+                 whole.c_str());
+    }
     if (size == 0) {
       FUZZ_CHECK(static_cast<unsigned char>(pointer[0]) == 0x5A,
                  "%s wrote into an error buffer of size 0", what);
@@ -487,10 +500,19 @@ void FuzzBinaryOp(ByteReader& r, uint8_t api) {
   for (int i = 0; i < 3; ++i) {
     bad_pointer |= pointers[i] == nullptr || !Aligned(pointers[i], codes[i]);
   }
+  // out sharing bytes with an input, without being exactly that input (the
+  // same first byte and element size), would read elements already written.
+  bool partial_overlap = false;
+  for (int i = 0; i < 2 && mode == 1 && honest > 0; ++i) {
+    const bool shared = pointers[2] < pointers[i] + bytes[i] && pointers[i] < pointers[2] + bytes[2];
+    const bool exact = pointers[2] == pointers[i] && bytes[2] == bytes[i];
+    partial_overlap |= shared && !exact;
+  }
   std::optional<bool> expect_error;
   if (!op || functional::OpArity(*op) != 2 || cast_path < 0 || cast_path > 2 ||
       !ValidCode(a_code) || !ValidCode(b_code) || !ValidCode(out_code) || n < 0 ||
-      n >= overflow_from || (n > 0 && (bad_pointer || ordinal >= 0)) || host.threads < 0) {
+      n >= overflow_from || (n > 0 && (bad_pointer || ordinal >= 0)) || host.threads < 0 ||
+      partial_overlap) {
     expect_error = true;
   } else if (!bad_pointer && ordinal < 0 && *op != functional::Op::kDot) {
     // Valid arguments on the CPU: the op's dtype rules decide, and then

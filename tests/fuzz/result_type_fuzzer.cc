@@ -1,12 +1,16 @@
-// Fuzzes ResultType on lists of 1 to 8 operands under both policies and
-// both default dtypes, against a slow fold written here from the rules
-// (docs/promotion.md; PyTorch's at::native::result_type for torch, the
-// Array API standard for array_api). Only PromoteTypes on pairs is shared
-// with the library. ExplainResultType must end in the same answer.
+// Fuzzes ResultType on lists of 1 to 8 operands under every policy and
+// both default dtypes: under torch and array_api against a slow fold
+// written here from the rules (docs/promotion.md; PyTorch's
+// at::native::result_type for torch, the Array API standard for array_api),
+// sharing only PromoteTypes on pairs with the library; under the JAX
+// policies, whose join is a lattice's, the answer must not depend on the
+// operands' order (NumPy's, per np.result_type, must not either). Under
+// every policy ExplainResultType must end in the same answer.
 //
 // Input, field by field (ByteReader; missing bytes read as 0):
 //   settings: bit 0 array_api, bit 1 float64 default, bit 2 the default
-//             dtype is the next byte taken as a raw dtype (often invalid)
+//             dtype is the next byte taken as a raw dtype (often invalid),
+//             bit 3 one of numpy, jax, jax_x32, jax_strict by bits 4-5
 //   count:    1 + byte % 8 operands, each:
 //     kind:   byte % 6: 0 tensor with ndim 1 + (byte >> 3) % 4, 1 0-d tensor,
 //             2 Python bool, 3 int, 4 float, 5 complex
@@ -233,6 +237,11 @@ Input Decode(const uint8_t* data, size_t size) {
   Input in;
   const uint8_t settings = r.Byte();
   in.policy = settings & 1 ? Policy::kArrayApi : Policy::kTorch;
+  if (settings & 8) {
+    constexpr Policy kWeakScalarPolicies[] = {Policy::kNumpy, Policy::kJax, Policy::kJaxX32,
+                                              Policy::kJaxStrict};
+    in.policy = kWeakScalarPolicies[(settings >> 4) & 3];
+  }
   in.options.default_dtype = settings & 2 ? DType::kFloat64 : DType::kFloat32;
   if (settings & 4) in.options.default_dtype = static_cast<DType>(r.Byte());
   const int count = 1 + r.Byte() % 8;
@@ -285,10 +294,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace oneflow_promote::fuzz;
   const Input in = Decode(data, size);
   const absl::StatusOr<DType> got = ResultType(in.operands, in.policy, in.options);
-  const Outcome want = in.policy == Policy::kTorch ? TorchFold(in) : ArrayApiFold(in);
   const Outcome got_outcome = got.ok() ? Outcome(*got) : std::nullopt;
-  FUZZ_CHECK(got_outcome == want, "ResultType gave %s, the fold %s, for %s",
+  Outcome want;
+  if (in.policy == Policy::kTorch || in.policy == Policy::kArrayApi) {
+    want = in.policy == Policy::kTorch ? TorchFold(in) : ArrayApiFold(in);
+  } else {
+    const std::vector<Operand> reversed(in.operands.rbegin(), in.operands.rend());
+    const absl::StatusOr<DType> backwards = ResultType(reversed, in.policy, in.options);
+    want = backwards.ok() ? Outcome(*backwards) : std::nullopt;
+  }
+  FUZZ_CHECK(got_outcome == want, "ResultType gave %s, the %s %s, for %s",
              got.ok() ? OutcomeName(got_outcome).c_str() : std::string(got.status().message()).c_str(),
+             in.policy == Policy::kTorch || in.policy == Policy::kArrayApi ? "fold"
+                                                                            : "reversed operands",
              OutcomeName(want).c_str(), Describe(in).c_str());
   if (!got.ok()) {
     FUZZ_CHECK(got.status().code() == absl::StatusCode::kInvalidArgument &&

@@ -14,6 +14,10 @@ Each case is one of:
   no kernel    torch raises `"kernel" not implemented for 'T'` (a missing CPU
                kernel), T is a dtype of the library, and the library computes:
                docs/ops.md lists these;
+  zero divisor torch's CPU kernel raises ZeroDivisionError on the values (a
+               Python int 0, or one that wraps to 0), which the rules leave to
+               the kernel (//tests:ops_vs_torch checks that the library's
+               kernel raises it on the same values);
   disagree     anything else.
 
   tests/ops/cli_vs_torch.py [--promote=PATH] [--show=N]   the counts and the
@@ -222,6 +226,8 @@ def main():
         elif our_error:
             verdict = "agree"
             texts["same" if normalize(torch_text) == our[len("error: "):] else "different"] += 1
+        elif torch_text == "ZeroDivisionError":
+            verdict = "zero divisor"
         elif MISSING_KERNEL.search(torch_text):
             # A kernel missing for a dtype the library lacks (bfloat16 and
             # complex promote to bcomplex32 in torch) hides a promotion that
@@ -256,6 +262,7 @@ def main():
     print(f"  agree: {counts['agree']} (both raise: {sum(texts.values())}, "
           f"same message: {texts['same']})")
     print(f"  torch has no CPU kernel, the library computes: {counts['no kernel']}")
+    print(f"  zero divisors, refused by the kernel: {counts['zero divisor']}")
     print(f"  disagree: {counts['disagree']}")
     for d in disagreements[:args.show]:
         print("   ", d)

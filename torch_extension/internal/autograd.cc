@@ -265,7 +265,7 @@ void RunFunctional(const OpCall& call, const c10::OperatorHandle& op, c10::Dispa
                    torch::jit::Stack* stack) {
   if (!AnyOperandRequiresGrad(call)) return Redispatch(call, op, keys, stack);
   // Only the dtypes matter here: the kernel below checks values.
-  const functional::OpDTypes dtypes = InferDTypes(call, functional::Elements::kNone);
+  const functional::OpDTypes dtypes = InferDTypes(call);
   if (!functional::ResultRequiresGrad(dtypes)) return Redispatch(call, op, keys, stack);
   const Formula formula = functional::RuleOf(call.op).derivative ==
                                   functional::Derivative::kNotImplemented
@@ -298,7 +298,7 @@ void RunInPlace(const OpCall& call, const c10::OperatorHandle& op, c10::Dispatch
   if (functional::RuleOf(call.op).derivative == functional::Derivative::kNotImplemented) {
     formula = Formula::kNotImplemented;
   }
-  functional::OpDTypes dtypes = InferDTypes(call, functional::Elements::kNone);
+  functional::OpDTypes dtypes = InferDTypes(call);
   // The gradient arrives in self's dtype.
   dtypes.result = *FromTorchScalarType(self.scalar_type());
   NodePtr node = MakeBackward(call, formula, dtypes);
@@ -348,7 +348,7 @@ void RunAutograd(const Overload& overload, const c10::OperatorHandle& op,
       torch::autograd::GradMode::is_enabled() &&
       (AnyOperandRequiresGrad(call) || call.destination.requires_grad());
   if (!requires_grad) return Redispatch(call, op, keys, stack);
-  const functional::OpDTypes dtypes = InferDTypes(call, functional::Elements::kNone);
+  const functional::OpDTypes dtypes = InferDTypes(call);
   if (!functional::ResultRequiresGrad(dtypes)) return Redispatch(call, op, keys, stack);
   const bool not_implemented =
       functional::RuleOf(call.op).derivative == functional::Derivative::kNotImplemented;

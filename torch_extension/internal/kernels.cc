@@ -27,7 +27,6 @@
 namespace oneflow_promote::torch_extension {
 namespace {
 
-using functional::Elements;
 using functional::OpDTypes;
 
 template <typename T>
@@ -193,11 +192,9 @@ void ThrowIfError(const absl::Status& status) {
   TORCH_CHECK(status.ok(), std::string(status.message()));
 }
 
-OpDTypes InferDTypes(const OpCall& call, Elements elements) {
-  return InferDTypes(call, elements, DefaultDType());
-}
+OpDTypes InferDTypes(const OpCall& call) { return InferDTypes(call, DefaultDType()); }
 
-OpDTypes InferDTypes(const OpCall& call, Elements elements, DType default_dtype) {
+OpDTypes InferDTypes(const OpCall& call, DType default_dtype) {
   absl::InlinedVector<oneflow_promote::Operand, 3> operands;
   for (size_t i = 0; i < call.operands.size(); ++i) {
     operands.push_back(RuleOperand(call.operands[i], i));
@@ -205,7 +202,7 @@ OpDTypes InferDTypes(const OpCall& call, Elements elements, DType default_dtype)
   PromotionOptions promotion;
   promotion.default_dtype = default_dtype;
   const OpDTypes dtypes =
-      ValueOrThrow(functional::InferOpDTypes(call.op, operands, promotion, elements));
+      ValueOrThrow(functional::InferOpDTypes(call.op, operands, promotion));
   if (call.alpha.has_value()) {
     ThrowIfError(functional::CheckAlpha(dtypes.compute, ScalarOperand(*call.alpha)));
   }
@@ -234,8 +231,7 @@ at::Tensor RunOnDevice(const OpCall& call) {
   }
   const int64_t numel = c10::multiply_integers(shape);
   const DType default_dtype = DefaultDType();
-  const OpDTypes dtypes =
-      InferDTypes(call, numel == 0 ? Elements::kNone : Elements::kSome, default_dtype);
+  const OpDTypes dtypes = InferDTypes(call, default_dtype);
   const c10::Device device = CallDevice(call);
   c10::OptionalDeviceGuard guard;
   if (device.is_cuda()) guard.reset_device(device);
@@ -310,11 +306,7 @@ ShapeAndDTypes InferShapeAndDTypes(const OpCall& call) {
       inferred.shape = at::infer_size_symdimvector(inferred.shape, operand.tensor->sym_sizes());
     }
   }
-  c10::SymInt numel = 1;
-  for (const c10::SymInt& extent : inferred.shape) numel *= extent;
-  const std::optional<int64_t> known = numel.maybe_as_int();
-  inferred.dtypes =
-      InferDTypes(call, known.has_value() && *known == 0 ? Elements::kNone : Elements::kSome);
+  inferred.dtypes = InferDTypes(call);
   return inferred;
 }
 

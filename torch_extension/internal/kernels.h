@@ -23,9 +23,8 @@ void ThrowIfError(const absl::Status& status);
 
 // The library's dtypes for a call (the default dtype from
 // torch.get_default_dtype()), or PyTorch's error, raised.
-functional::OpDTypes InferDTypes(const OpCall& call, functional::Elements elements);
-functional::OpDTypes InferDTypes(const OpCall& call, functional::Elements elements,
-                                 DType default_dtype);
+functional::OpDTypes InferDTypes(const OpCall& call);
+functional::OpDTypes InferDTypes(const OpCall& call, DType default_dtype);
 
 // The call on CPU or CUDA tensors: checks (overlap, dtypes, shapes), then
 // the result, or out= or self written.

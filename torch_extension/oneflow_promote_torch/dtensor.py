@@ -1,31 +1,50 @@
 """The library's SBP rules as PyTorch DTensor's sharding strategy for casts
-and promoted binary ops.
+and promoted arithmetic.
 
 DTensor (torch 2.15) keeps Partial(sum) through a cast unless the target is
 bool or the cast goes from floating to integer, so an int8 DTensor whose two
 Partial(sum) shards are [100, 100, -100] each, cast with .to(torch.int32),
 materializes as [200, 200, -200]; on one device the int8 sum wraps first and
-the answer is [-56, -56, 56]. Its add, sub and mul promote partials the same
-way (int8 Partial(sum) + int32 Partial(sum) stays Partial). After install(),
-a partial placement passes through a cast, or into a promoted add, sub or
-mul, only where oneflow_promote's rules keep it exactly (docs/global.md);
-elsewhere DTensor reduces the partials first.
+the answer is [-56, -56, 56]. Its add, sub, mul and div pass partials through
+the promotion the same way: `y / 2` of that DTensor gives [100., 100., -100.]
+where one device gives [-28., -28., 28.]. After install(), a partial
+placement passes through a cast (aten._to_copy, and aten.to.dtype, which
+DTensor sees under inference mode), or into add, sub, mul or div (their
+out-of-place, in-place and out= overloads), only where oneflow_promote's
+rules keep it exactly (docs/global.md); elsewhere DTensor reduces the
+partials first.
 
     import oneflow_promote_torch.dtensor
     oneflow_promote_torch.dtensor.install()
+    ...
+    oneflow_promote_torch.dtensor.uninstall()   # DTensor's own strategies again
+
+install() and uninstall() clear DTensor's sharding caches (the Python cache
+of the calling thread and the C++ fast path's), so decisions DTensor made
+before are made again under the rules in force.
 """
 
 import torch
-from torch.distributed.tensor import Partial
-from torch.distributed.tensor._op_schema import RuntimeSchemaInfo
-from torch.distributed.tensor._ops.single_dim_strategy import (
-    _ShardingPlaceholder,
-    register_single_dim_strategy,
-)
+from torch.distributed.tensor import DTensor, Partial
+from torch.distributed.tensor._dtensor_spec import TensorMeta
 
 import oneflow_promote_torch  # noqa: F401  (registers torch.ops.oneflow_promote)
 
 aten = torch.ops.aten
+
+# The casts, and the arithmetic whose inputs are promoted before it runs.
+_CASTS = (aten._to_copy.default, aten.to.dtype)
+_ARITHMETIC = tuple(
+    getattr(getattr(aten, name), overload)
+    for name, overloads in (("add", ("Tensor", "out")), ("add_", ("Tensor",)),
+                            ("sub", ("Tensor", "out")), ("sub_", ("Tensor",)),
+                            ("mul", ("Tensor", "Scalar", "out")), ("mul_", ("Tensor", "Scalar")),
+                            ("div", ("Tensor", "Scalar", "out")), ("div_", ("Tensor", "Scalar")))
+    for overload in overloads)
+
+# DTensor's own strategy functions, kept while the rules are installed.
+_ORIGINALS = {}
+_STRICT = [True]
 
 
 def cast_keeps(source, target, reduce_op):
@@ -47,83 +66,108 @@ def cast_keeps(source, target, reduce_op):
         return False
 
 
-def _to_copy_strategy(op, args_schema, kwargs_schema):
-    meta = args_schema[0]
-    source = meta.dtype
-    target = kwargs_schema.get("dtype", None) or source
-    strategies = [[_ShardingPlaceholder(dim), _ShardingPlaceholder(dim)]
-                  for dim in range(len(meta.shape))]
-    for reduce_op in ("sum", "avg", "min", "max"):
-        if cast_keeps(source, target, reduce_op):
-            strategies.append([Partial(reduce_op), Partial(reduce_op)])
-    return strategies
+def _cast_target(op, args_schema, kwargs_schema):
+    source = args_schema[0].dtype
+    if op == aten.to.dtype:
+        return source, args_schema[1]
+    return source, kwargs_schema.get("dtype", None) or source
 
 
-def _dtype_of(arg):
-    return arg.dtype if hasattr(arg, "dtype") else None
+def _filtering_casts(original):
+    def strategy(op, args_schema, kwargs_schema):
+        source, target = _cast_target(op, args_schema, kwargs_schema)
+        return [row for row in original(op, args_schema, kwargs_schema)
+                if not isinstance(row[0], Partial)
+                or cast_keeps(source, target, row[0].reduce_op)]
+    return strategy
 
 
 def _as_promotion_operand(arg):
-    # TensorMeta -> a meta tensor of its dtype and rank; numbers stay.
-    if hasattr(arg, "dtype"):
+    # TensorMeta -> a meta tensor of its dtype and shape; numbers stay.
+    if isinstance(arg, TensorMeta):
         return torch.empty(tuple(arg.shape), dtype=arg.dtype, device="meta")
     return arg
 
 
-_STRICT = [True]
-
-
-def _keeps_row(row, args, compute):
-    """A strategy row [output, input...] holds when every partial input is
-    kept exactly by its promotion to `compute`, and partial sums and
-    extremes of the result stay exact (integers: sums wrap alike, but
-    adding a replicated value does not commute with max)."""
-    for placement, arg in zip(row[1:], args):
-        if not isinstance(placement, Partial):
-            continue
-        source = _dtype_of(arg)
-        if source is None or not cast_keeps(source, compute, placement.reduce_op):
-            return False
-        if placement.reduce_op in ("max", "min") and not compute.is_floating_point:
-            return False
-        if placement.reduce_op in ("sum", "avg") and compute.is_floating_point and _STRICT[0]:
-            return False  # kept only up to rounding
-    return True
+def _partial_kept(placement, source, compute):
+    """Whether a Partial input of dtype `source` may enter arithmetic that
+    computes in `compute` (or a Partial result computed in `source` leave
+    into `compute`) with every rank's part giving the single-device answer:
+    the promotion keeps it exactly, integer extremes do not move under
+    wrapping arithmetic, and floating sums stay unreduced only when
+    install(strict=False) accepts rounding."""
+    if not isinstance(placement, Partial):
+        return True
+    if not cast_keeps(source, compute, placement.reduce_op):
+        return False
+    floating = compute.is_floating_point or compute.is_complex
+    if placement.reduce_op in ("max", "min") and not floating:
+        return False
+    return not (placement.reduce_op in ("sum", "avg") and floating and _STRICT[0])
 
 
 def _promoting(original):
     def strategy(op, args_schema, kwargs_schema):
         rows = original(op, args_schema, kwargs_schema)
-        tensors = args_schema[:2]
-        compute = torch.result_type(*[_as_promotion_operand(a) for a in tensors])
-        return [row for row in rows if _keeps_row(row, tensors, compute)]
+        # The functional op on meta tensors gives the dtype the inputs
+        # promote to (true division's default float included).
+        function = getattr(torch, op._schema.name.split("::")[1].rstrip("_"))
+        compute = function(*[_as_promotion_operand(a) for a in args_schema[:2]]).dtype
+        tensors = [a for a in args_schema if isinstance(a, TensorMeta)]
+        out = kwargs_schema.get("out")
+        if op._schema.name.endswith("_"):
+            result = tensors[0].dtype
+        elif isinstance(out, TensorMeta):
+            result = out.dtype
+        else:
+            result = compute
+        kept = []
+        for row in rows:
+            inputs = row[1:1 + len(tensors)]
+            if all(_partial_kept(p, t.dtype, compute) for p, t in zip(inputs, tensors)) and \
+                    _partial_kept(row[0], compute, result):
+                kept.append(row)
+        return kept
     return strategy
 
 
-_PROMOTING_OPS = (aten.add.Tensor, aten.sub.Tensor, aten.mul.Tensor)
+def _propagator():
+    return DTensor._op_dispatcher.sharding_propagator
+
+
+def _clear_sharding_caches():
+    _propagator().propagate_op_sharding.cache_clear()
+    clear_fast_path = getattr(torch._C, "_clear_DTensor_sharding_propagator_cache", None)
+    if clear_fast_path is not None:
+        clear_fast_path()
 
 
 def install(strict=True):
-    """Registers the strategies for aten._to_copy (what .to(dtype) runs) and
-    for the Tensor overloads of add, sub and mul. With strict=False, floating
-    partial sums pass through add, sub and mul as DTensor lets them (equal up
-    to rounding); strict reduces them first, for single-device answers."""
+    """Puts the library's rules into DTensor's strategies for the casts and
+    for add, sub, mul and div. With strict=False, floating partial sums pass
+    through the arithmetic as DTensor lets them (equal up to rounding);
+    strict reduces them first, for single-device answers."""
     _STRICT[0] = strict
-    from torch.distributed.tensor import DTensor
-    propagator = DTensor._op_dispatcher.sharding_propagator
-    for op in _PROMOTING_OPS:
-        info = propagator.op_single_dim_strategy_funcs[op]
-        if getattr(info.func, "_oneflow_promote", False):
-            continue
-        wrapped = _promoting(info.func)
-        wrapped._oneflow_promote = True
-        info.func = wrapped
-    register_single_dim_strategy(
-        aten._to_copy.default,
-        schema_info=RuntimeSchemaInfo(static_kwargkey=["dtype"]),
-        allow_unbacked_sharding=True,
-        allow_uneven_sharding=True,
-    )(_to_copy_strategy)
-    cache = getattr(propagator.propagate_op_sharding, "cache", None)
-    if cache is not None:
-        cache.cache_clear()
+    funcs = _propagator().op_single_dim_strategy_funcs
+    for op in _CASTS + _ARITHMETIC:
+        info = funcs.get(op)
+        if info is None:
+            raise RuntimeError(f"DTensor has no single-dim strategy for {op}; this torch "
+                               f"({torch.__version__}) is not one oneflow_promote_torch knows")
+        original = _ORIGINALS.setdefault(op, info.func)
+        info.func = (_filtering_casts if op in _CASTS else _promoting)(original)
+    _clear_sharding_caches()
+
+
+def uninstall():
+    """Gives DTensor its own strategies back."""
+    funcs = _propagator().op_single_dim_strategy_funcs
+    for op, original in _ORIGINALS.items():
+        funcs[op].func = original
+    _ORIGINALS.clear()
+    _clear_sharding_caches()
+
+
+def installed():
+    """Whether install() is in force."""
+    return bool(_ORIGINALS)

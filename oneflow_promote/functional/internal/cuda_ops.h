@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "kernels/internal/cuda_cast.h"
+#include "kernels/op_kernel_support.h"
 #include "oneflow_promote/dtype_enum.h"
 #include "oneflow_promote/functional/op_list.h"
 
@@ -45,28 +45,27 @@ struct CudaElementwiseArgs {
 
 // Queues the op on `stream` (a cudaStream_t; nullptr: the default stream)
 // of device `ordinal`, after the work already there, as PyTorch's kernels
-// run: the call returns before the kernel ends. Integer floor, truncating and remainder division wait for it,
-// to set *zero_division when a divisor was zero. Code -1: no kernel for the
-// op and compute dtype.
+// run: the call returns before the kernel ends, and can be captured in a
+// CUDA graph. Integer division by zero gives the device's answer, as in
+// PyTorch's CUDA kernels. Code -1: no kernel for the op and compute dtype.
 [[nodiscard]] cast_internal::CudaResult CudaElementwise(const CudaElementwiseArgs& args,
-                                                        int ordinal, void* stream,
-                                                        bool* zero_division);
+                                                        int ordinal, void* stream);
 
 // sum, prod or mean of n contiguous elements of `dtype` (an accumulating
 // dtype: int64, floating or complex) into the one element at `out`, all on
-// device `ordinal`, on `stream`; waits for it.
+// device `ordinal`, queued on `stream`.
 [[nodiscard]] cast_internal::CudaResult CudaReduceAll(functional::Op op, DType dtype,
                                                       const void* in, int64_t n, void* out,
                                                       int ordinal, void* stream);
 
 // Inclusive prefix sums along the middle axis of contiguous [outer, length,
-// inner] data, on `stream`; waits for it.
+// inner] data, queued on `stream`.
 [[nodiscard]] cast_internal::CudaResult CudaCumsum(DType dtype, const void* in, void* out,
                                                    int64_t outer, int64_t length, int64_t inner,
                                                    int ordinal, void* stream);
 
-// The dot product of two strided vectors of n elements into `out`, on
-// `stream`; waits for it.
+// The dot product of two strided vectors of n elements into `out`, queued
+// on `stream`.
 [[nodiscard]] cast_internal::CudaResult CudaDot(DType dtype, const void* a, int64_t stride_a,
                                                 const void* b, int64_t stride_b, int64_t n,
                                                 void* out, int ordinal, void* stream);

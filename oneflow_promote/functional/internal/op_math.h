@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "kernels/convert.h"
+#include "oneflow_promote/dtype_enum.h"
 #include "oneflow_promote/functional/op_list.h"
 
 #if defined(__CUDACC__)
@@ -41,47 +42,68 @@ template <typename T>
 struct IsStdComplex<MathComplex<T>> : std::true_type {};
 
 
-// pow, sqrt and abs for real and complex math types alike.
+// The type float and complex<float> transcendental functions run in:
+// double and complex<double>, rounded once on the way back. The host's and
+// the device's float libraries differ in the last bits, and so would the
+// float16 and bfloat16 results rounded from them; computed wider, both
+// devices round the same float32 (docs/ops.md).
 template <typename M>
+struct WideMath {
+  using type = M;
+};
+template <>
+struct WideMath<float> {
+  using type = double;
+};
+template <>
+struct WideMath<MathComplex<float>> {
+  using type = MathComplex<double>;
+};
+template <typename M>
+using Wide = typename WideMath<M>::type;
+
+// pow, sqrt, atan2 and abs for real and complex math types alike, of
+// elements stored as T. complex64 pow stays in complex<float>: exp(y log x)
+// is ill-conditioned where it overflows (the sign of an infinite part
+// follows a huge angle), and there the host's answer must stay PyTorch's,
+// which computes in complex<float> too; docs/ops.md states its device bound.
+template <typename T, typename M>
 ONEFLOW_PROMOTE_OPS_INLINE M Pow(M a, M b) {
+  using W = std::conditional_t<std::is_same_v<T, Complex<float>>, M, Wide<M>>;
 #if defined(__CUDACC__)
-  if constexpr (IsStdComplex<M>::value) return cuda::std::pow(a, b);
+  if constexpr (IsStdComplex<M>::value) return M(cuda::std::pow(W(a), W(b)));
 #else
-  if constexpr (IsStdComplex<M>::value) return std::pow(a, b);
+  if constexpr (IsStdComplex<M>::value) return M(std::pow(W(a), W(b)));
 #endif
-  else return M(std::pow(a, b));
+  else return M(std::pow(W(a), W(b)));
 }
 template <typename M>
 ONEFLOW_PROMOTE_OPS_INLINE M Sqrt(M a) {
+  // Real square roots are correctly rounded on both devices.
 #if defined(__CUDACC__)
-  if constexpr (IsStdComplex<M>::value) return cuda::std::sqrt(a);
+  if constexpr (IsStdComplex<M>::value) return M(cuda::std::sqrt(Wide<M>(a)));
 #else
-  if constexpr (IsStdComplex<M>::value) return std::sqrt(a);
+  if constexpr (IsStdComplex<M>::value) return M(std::sqrt(Wide<M>(a)));
 #endif
   else return M(std::sqrt(a));
 }
 template <typename M>
+ONEFLOW_PROMOTE_OPS_INLINE M Atan2(M a, M b) {
+  return M(std::atan2(Wide<M>(a), Wide<M>(b)));
+}
+template <typename M>
 ONEFLOW_PROMOTE_OPS_INLINE auto Abs(M a) {
+  using R = typename M::value_type;  // complex only: real abs is exact
 #if defined(__CUDACC__)
-  return cuda::std::abs(a);
+  return R(cuda::std::abs(Wide<M>(a)));
 #else
-  return std::abs(a);
+  return R(std::abs(Wide<M>(a)));
 #endif
 }
 
-template <typename T>
-struct IsComplexStorage : std::false_type {};
-template <typename P>
-struct IsComplexStorage<Complex<P>> : std::true_type {};
-
-// The floats narrower than float32 (float16, bfloat16, the float8 formats):
-// the storage structs of numeric_types.h that are not complex.
-template <typename T>
-inline constexpr bool kIsNarrowFloat = std::is_class_v<T> && !IsComplexStorage<T>::value;
-
 // The type an element computes in, and the trips between it and storage:
-// narrow floats compute in float and round once on the way back, complex32
-// in complex64.
+// narrow floats (kIsNarrowFloat, dtype_enum.h) compute in float and round
+// once on the way back, complex32 in complex64.
 template <typename T, typename = void>
 struct Math {
   using type = T;
@@ -234,14 +256,6 @@ ONEFLOW_PROMOTE_OPS_INLINE M ScaleByAlpha(M b, typename M::value_type alpha) {
   return M(b.real() * alpha - b.imag() * R(0), b.real() * R(0) + b.imag() * alpha);
 }
 
-// Whether Binary<kOp, T> can set its zero_division flag: integer floor,
-// truncating and remainder division.
-template <Op kOp, typename T>
-inline constexpr bool kCanDivideByZero =
-    (kOp == Op::kDivFloor || kOp == Op::kFloorDivide || kOp == Op::kDivTrunc ||
-     kOp == Op::kRemainder) &&
-    kIsInt<typename Math<T>::type>;
-
 // The ops for which PyTorch 2.15 treats a narrow float's single-element
 // second operand specially (its reduced-float kernels): mul and the three
 // divisions take it in float, unrounded (op_kernels passes it so), and floor
@@ -253,9 +267,29 @@ ONEFLOW_PROMOTE_OPS_INLINE constexpr bool TakesScalarInFloat(Op op) {
 template <Op kOp, typename T>
 inline constexpr bool kTakesScalarInFloat = kIsNarrowFloat<T> && TakesScalarInFloat(kOp);
 
-// One binary op on math values of storage type T; `zero_division` is set
-// by integer division by zero (the result is then 0). kScalarDivisor: b is
-// one element for the whole op (kTakesScalarInFloat).
+// Integer division on a CUDA device as PyTorch's CUDA kernels write it
+// (c10::div_floor_integer, the remainder kernel), with no check of the
+// divisor: a zero divisor gives the device's own answer, as there.
+template <Op kOp, typename M>
+ONEFLOW_PROMOTE_OPS_INLINE M DeviceIntDivide(M a, M b) {
+  if constexpr (kOp == Op::kDivTrunc || std::is_unsigned_v<M>) {
+    if constexpr (kOp == Op::kRemainder) return static_cast<M>(a % b);
+    else return static_cast<M>(a / b);
+  } else if constexpr (kOp == Op::kRemainder) {
+    M r = static_cast<M>(a % b);
+    if (r != 0 && (r < 0) != (b < 0)) r = static_cast<M>(r + b);
+    return r;
+  } else {
+    if ((a < 0) == (b < 0)) return static_cast<M>(a / b);
+    const M quotient = static_cast<M>(a / b);
+    return static_cast<M>(a % b) != 0 ? static_cast<M>(quotient - 1) : quotient;
+  }
+}
+
+// One binary op on math values of storage type T; on the host,
+// `zero_division` is set by integer division by zero (the result is then
+// 0), which PyTorch's CPU kernels raise. kScalarDivisor: b is one element
+// for the whole op (kTakesScalarInFloat).
 template <Op kOp, typename T, bool kScalarDivisor = false, typename M = typename Math<T>::type>
 ONEFLOW_PROMOTE_OPS_INLINE auto Binary(M a, M b, bool& zero_division) {
   if constexpr (kOp == Op::kAdd) {
@@ -277,6 +311,9 @@ ONEFLOW_PROMOTE_OPS_INLINE auto Binary(M a, M b, bool& zero_division) {
   } else if constexpr (kOp == Op::kDivFloor || kOp == Op::kFloorDivide || kOp == Op::kDivTrunc ||
                        kOp == Op::kRemainder) {
     if constexpr (kIsInt<M>) {
+#if defined(__CUDA_ARCH__)
+      return DeviceIntDivide<kOp>(a, b);
+#else
       if (b == 0) {
         zero_division = true;
         return M(0);
@@ -284,6 +321,7 @@ ONEFLOW_PROMOTE_OPS_INLINE auto Binary(M a, M b, bool& zero_division) {
       if constexpr (kOp == Op::kDivTrunc) return TruncDiv(a, b);
       else if constexpr (kOp == Op::kRemainder) return IntRemainder(a, b);
       else return FloorDiv(a, b);
+#endif
     } else {
       if constexpr (kOp == Op::kDivTrunc && kScalarDivisor) return M(std::trunc(a / b));
       else if constexpr (kOp == Op::kDivTrunc) return M(std::trunc(RoundTo<T>(M(a / b))));
@@ -298,7 +336,7 @@ ONEFLOW_PROMOTE_OPS_INLINE auto Binary(M a, M b, bool& zero_division) {
   } else if constexpr (kOp == Op::kPow) {
     if constexpr (std::is_same_v<M, bool>) return M(a || !b);  // 0**0 = 1, 0**1 = 0, 1**b = 1
     else if constexpr (kIsInt<M>) return IntPow(a, b);
-    else return Pow(a, b);
+    else return Pow<T>(a, b);
   } else if constexpr (kOp == Op::kMaximum || kOp == Op::kMinimum) {
     constexpr bool kMax = kOp == Op::kMaximum;
     if constexpr (std::is_same_v<M, bool>) return kMax ? M(a || b) : M(a && b);
@@ -310,7 +348,7 @@ ONEFLOW_PROMOTE_OPS_INLINE auto Binary(M a, M b, bool& zero_division) {
       return kMax ? (a < b ? b : a) : (b < a ? b : a);
     }
   } else if constexpr (kOp == Op::kAtan2) {
-    return M(std::atan2(a, b));
+    return Atan2(a, b);
   } else if constexpr (kOp == Op::kEq) {
     return a == b;
   } else if constexpr (kOp == Op::kNe) {

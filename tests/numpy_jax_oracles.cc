@@ -1,0 +1,34 @@
+// The numpy, jax, jax_x32 and jax_strict policies against the real NumPy 2
+// and JAX, through the CLI's own parsing: every case of tests/numpy/cases.tsv
+// and tests/jax/cases.tsv, which tests/numpy/generate_cases.py and
+// tests/jax/generate_cases.py write from live calls (tools/test.sh re-runs
+// them and checks the files are current): pairs through each library's add,
+// triples through its result_type, Python ints in and out of range, and
+// CanCast against np.can_cast and jax's safe_to_cast.
+
+#include "gtest/gtest.h"
+#include "tests/oracle_cases.h"
+
+namespace oneflow_promote {
+namespace {
+
+TEST(NumpyVsNumpy, EveryGeneratedCase) {
+  const auto counts = testing::CheckCaseFile("tests/numpy/cases.tsv", Policy::kNumpy);
+  ASSERT_EQ(counts.count("numpy"), 1u);
+  EXPECT_GT(counts.at("numpy").compared, 7000);
+  EXPECT_GT(counts.at("numpy").errors_expected, 500);  // out-of-range Python ints
+  EXPECT_EQ(counts.at("numpy").can_casts, 14 * 14);
+}
+
+TEST(JaxVsJax, EveryGeneratedCaseInEachConfiguration) {
+  const auto counts = testing::CheckCaseFile("tests/jax/cases.tsv", Policy::kJax);
+  for (const char* policy : {"jax", "jax_x32", "jax_strict"}) {
+    ASSERT_EQ(counts.count(policy), 1u) << policy;
+    EXPECT_GT(counts.at(policy).compared, 15000) << policy;
+    EXPECT_GT(counts.at(policy).errors_expected, 1000) << policy;
+    EXPECT_EQ(counts.at(policy).can_casts, 20 * 20) << policy;
+  }
+}
+
+}  // namespace
+}  // namespace oneflow_promote

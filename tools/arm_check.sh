@@ -39,11 +39,14 @@ runs=(
 )
 # The three processors run side by side, each its tests in turn; the
 # results are printed in the order above once all have finished.
+# qemu-user (bookworm's 7.2) aborts when a forked child starts a thread, so
+# the pool's fork test runs natively only; the atfork handler has no
+# architecture-specific code.
 run_tests() {
   local name=$1 cpu=$2 expected=$3 test begin
   for test in "${tests[@]}"; do
     begin=$SECONDS
-    if ONEFLOW_PROMOTE_EXPECT_CPU_KERNELS=$expected \
+    if ONEFLOW_PROMOTE_EXPECT_CPU_KERNELS=$expected GTEST_FILTER='-ParallelForForkTest.*' \
         qemu-aarch64 -L / -cpu "$cpu" "$build/kernels/$test" >"$build/$name.$test.log" 2>&1; then
       echo "//arm64/$name:$test PASSED in $((SECONDS - begin)) s"
     else

@@ -1,8 +1,9 @@
 #!/bin/bash
 # The whole test suite: installs what is missing, checks the oracle data
 # against live array-api-strict, NumPy, JAX and ml_dtypes and that includes
-# run down the layers only (tools/check_layers.py, after its own self-test),
-# then runs `bazel test //...`.
+# run down the layers only (tools/check_layers.py, after its own self-test)
+# and that `pip install ./torch_extension` compiles what Bazel links into the
+# extension, then runs `bazel test //...`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install_deps.sh
@@ -13,4 +14,5 @@ python3 tests/float8/generate_cases.py --check tests/float8/cases.tsv
 python3 tests/literals/generate_cases.py --check tests/literals/cases.tsv
 python3 tools/check_layers_test.py
 python3 tools/check_layers.py
+python3 tools/check_extension_sources.py
 bazel test //... "$@"

@@ -10,6 +10,7 @@
 # from the package, not from the machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+tools/apt_install.sh pkg-config libabsl-dev
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 python3 -m venv --system-site-packages "$work/venv"

@@ -42,6 +42,7 @@ LIBRARY_SOURCES = [
     "oneflow_promote/dtype.cc",
     "oneflow_promote/policy.cc",
     "oneflow_promote/result_type.cc",
+    "oneflow_promote/result_type_weak_scalars.cc",
     "oneflow_promote/sbp/sbp.cc",
     "kernels/cast.cc",
     "kernels/cuda_device.cc",
@@ -61,10 +62,13 @@ EXTENSION_SOURCES = [
     "torch_extension/internal/kernels.cc",
     "torch_extension/internal/overloads.cc",
 ]
-# Compiled apart with its own flags, as in Bazel and CMake: cpp_extension
-# gives every source the same ones.
-AVX2_SOURCE = "kernels/internal/cpu_cast_avx2.cc"
-AVX2_FLAGS = ["-mavx2", "-mf16c"]
+# The cast kernels for a wider ISA of the build machine's architecture,
+# compiled apart with their own flags, as in Bazel and CMake (cpp_extension
+# gives every source the same ones); chosen at run time.
+ISA_SOURCES = {
+    "x86_64": ("kernels/internal/cpu_cast_avx2.cc", ["-mavx2", "-mf16c"]),
+    "aarch64": ("kernels/internal/cpu_cast_sve.cc", ["-march=armv8.2-a+sve"]),
+}
 CUDA_SOURCES = [
     "kernels/cast_cuda.cu",
     "kernels/cuda_device.cu",
@@ -88,14 +92,15 @@ def pkg_config(*args):
                  "apt-get install libabsl-dev pkg-config")
 
 
-IS_X86 = re.match(r"x86_64|amd64", os.uname().machine, re.IGNORECASE) is not None
+ISA_SOURCE = ISA_SOURCES.get({"amd64": "x86_64", "arm64": "aarch64"}.get(
+    os.uname().machine.lower(), os.uname().machine.lower()))
 CXX_FLAGS = ["-O3", "-g0", "-fopenmp", "-DFMT_HEADER_ONLY", "-Wno-unused-function"]
 
 
 class BuildExtension(cpp_extension.BuildExtension):
-    """cpp_extension's build, with the AVX2 cast kernels compiled with their
-    own flags; then the Abseil shared libraries _C.so loads copied beside
-    it."""
+    """cpp_extension's build, with the wider ISA's cast kernels compiled
+    with their own flags; then the Abseil shared libraries _C.so loads
+    copied beside it."""
 
     def finalize_options(self):
         super().finalize_options()
@@ -104,10 +109,11 @@ class BuildExtension(cpp_extension.BuildExtension):
         self.build_temp = os.path.join(self.build_temp, f"torch-{torch.__version__}")
 
     def build_extension(self, ext):
-        if IS_X86:
-            flags = ext.extra_compile_args_cxx + AVX2_FLAGS
+        if ISA_SOURCE is not None:
+            source, isa_flags = ISA_SOURCE
+            flags = ext.extra_compile_args_cxx + isa_flags
             ext.extra_objects = list(ext.extra_objects or []) + self.compiler.compile(
-                [os.path.join(ROOT, AVX2_SOURCE)], output_dir=self.build_temp,
+                [os.path.join(ROOT, source)], output_dir=self.build_temp,
                 include_dirs=ext.include_dirs,
                 extra_postargs={"cxx": flags, "nvcc": []} if ext.cuda else flags)
         super().build_extension(ext)

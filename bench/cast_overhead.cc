@@ -91,7 +91,7 @@ const std::vector<DType>& BenchDTypes() {
   static const auto* dtypes = [] {
     auto* list = new std::vector<DType>;
     for (DType d : testing::TorchDTypes()) {
-      if (!IsFloat8(d) && !internal_policy::IsBarebonesUnsigned(d) && d != DType::kBComplex32) {
+      if (!IsFloat8(d) && !policy_internal::IsBarebonesUnsigned(d) && d != DType::kBComplex32) {
         list->push_back(d);
       }
     }

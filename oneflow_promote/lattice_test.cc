@@ -43,7 +43,7 @@ TEST(Lattice, CommutativeAndIdempotentEverywhere) {
           std::find(PolicyDTypes(policy).begin(), PolicyDTypes(policy).end(), a)) {
         // jax_x32 canonicalizes int64 + int64 to int32, as jnp.asarray does.
         EXPECT_EQ(PromoteTypes(a, a, policy),
-                  Promotion::Of(internal_policy::CanonicalDType(a, policy)))
+                  Promotion::Of(policy_internal::CanonicalDType(a, policy)))
             << PolicyName(policy) << " " << Name(a);
       } else {
         EXPECT_EQ(PromoteTypes(a, a, policy).error(), PromotionError::kNotInPolicy)

@@ -13,7 +13,7 @@
 namespace oneflow_promote {
 namespace {
 
-namespace il = internal_lattice;
+namespace il = lattice_internal;
 
 // Every lattice's join commutes, associates and is idempotent (Lattice<>
 // has already proved that each is a lattice).
@@ -52,7 +52,7 @@ static_assert(NumpyDeparturesAreExact(),
               "pairs whose answer differs from the join");
 
 // Why NumPy's promotion cannot be any order's join: it does not associate.
-static_assert(!il::SatisfiesJoinLaws(internal_policy::kNumpyJoin));
+static_assert(!il::SatisfiesJoinLaws(policy_internal::kNumpyJoin));
 static_assert(PromoteTypes(PromoteTypes(DType::kInt8, DType::kUInt8, Policy::kNumpy).dtype(),
                            DType::kFloat16, Policy::kNumpy)
                   .dtype() == DType::kFloat32);
@@ -66,13 +66,13 @@ template <Policy kPolicy>
 constexpr auto DTypesOf() {
   constexpr int kCount = [] {
     int n = 0;
-    for (DType d : kAllDTypes) n += internal_policy::InPolicy(d, kPolicy) ? 1 : 0;
+    for (DType d : kAllDTypes) n += policy_internal::InPolicy(d, kPolicy) ? 1 : 0;
     return n;
   }();
   std::array<DType, kCount> dtypes{};
   int i = 0;
   for (DType d : kAllDTypes) {
-    if (internal_policy::InPolicy(d, kPolicy)) dtypes[i++] = d;
+    if (policy_internal::InPolicy(d, kPolicy)) dtypes[i++] = d;
   }
   return dtypes;
 }
@@ -128,7 +128,7 @@ absl::Span<const DType> PolicyDTypes(Policy policy) {
   return {};
 }
 
-std::string internal_policy::NoPromotionMessage(absl::string_view a, absl::string_view b,
+std::string policy_internal::NoPromotionMessage(absl::string_view a, absl::string_view b,
                                                 bool float8, Policy policy) {
   switch (policy) {
     case Policy::kJax:
@@ -161,13 +161,13 @@ absl::Status Promotion::status() const {
                                                      ": policy ", static_cast<int>(policy_),
                                                      " is not a valid policy"));
     case PromotionError::kNotInPolicy: {
-      const DType outside = internal_policy::InPolicy(a_, policy_) ? b_ : a_;
+      const DType outside = policy_internal::InPolicy(a_, policy_) ? b_ : a_;
       return absl::InvalidArgumentError(absl::StrCat(
           DescribeDType(outside), " is not a dtype of the ", PolicyName(policy_),
           " policy, so ", a, " and ", b, " cannot be type promoted together"));
     }
     case PromotionError::kNoCommonType:
-      return absl::InvalidArgumentError(internal_policy::NoPromotionMessage(
+      return absl::InvalidArgumentError(policy_internal::NoPromotionMessage(
           a, b, IsFloat8(a_) || IsFloat8(b_), policy_));
     case PromotionError::kFloat8:
       return absl::InvalidArgumentError(absl::StrCat(
@@ -182,7 +182,7 @@ absl::Status Promotion::status() const {
 }
 
 absl::StatusOr<DType> ToComplex(DType dtype) {
-  const int complex = IsValid(dtype) ? internal_policy::ComplexIndexOf(dtype) : -1;
+  const int complex = IsValid(dtype) ? policy_internal::ComplexIndexOf(dtype) : -1;
   if (complex < 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("there is no complex dtype for ", DescribeDType(dtype)));

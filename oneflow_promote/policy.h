@@ -125,7 +125,7 @@ class Promotion {
   Policy policy_;
 };
 
-namespace internal_policy {
+namespace policy_internal {
 
 // The derived tables, one byte per pair: a DType index, or kNumDTypes plus a
 // PromotionError. Computed once by the compiler from the orders.
@@ -188,19 +188,19 @@ using PromotionTable = std::array<std::array<uint8_t, kNumDTypes>, kNumDTypes>;
 
 // NumPy's promotion of two nodes: the join of its order, except on
 // kNumpyDepartures.
-[[nodiscard]] constexpr internal_lattice::JoinTable BuildNumpyJoin() {
-  internal_lattice::JoinTable table = NumpyOrder::kJoin;
+[[nodiscard]] constexpr lattice_internal::JoinTable BuildNumpyJoin() {
+  lattice_internal::JoinTable table = NumpyOrder::kJoin;
   for (const Departure& d : kNumpyDepartures) {
     table[d.a.index()][d.b.index()] = table[d.b.index()][d.a.index()] =
         static_cast<int8_t>(d.result.index());
   }
   return table;
 }
-inline constexpr internal_lattice::JoinTable kNumpyJoin = BuildNumpyJoin();
+inline constexpr lattice_internal::JoinTable kNumpyJoin = BuildNumpyJoin();
 
 // How two nodes promote under a policy whose Python scalars are weak nodes
-// (NumPy and JAX): a node index, or a negative internal_lattice code.
-[[nodiscard]] constexpr const internal_lattice::JoinTable& NodeJoins(Policy policy) {
+// (NumPy and JAX): a node index, or a negative lattice_internal code.
+[[nodiscard]] constexpr const lattice_internal::JoinTable& NodeJoins(Policy policy) {
   switch (policy) {
     case Policy::kNumpy: return kNumpyJoin;
     case Policy::kJax: return JaxLattice::kJoin;
@@ -278,7 +278,7 @@ static_assert(std::size(kTables) == kNumPolicies, "one table per policy");
 [[nodiscard]] std::string NoPromotionMessage(absl::string_view a, absl::string_view b,
                                              bool float8, Policy policy);
 
-}  // namespace internal_policy
+}  // namespace policy_internal
 
 // The dtype that a and b promote to under `policy`, or why there is none.
 // Usable in constant expressions; a couple of nanoseconds at run time.
@@ -289,7 +289,7 @@ static_assert(std::size(kTables) == kNumPolicies, "one table per policy");
         IsValid(policy) ? PromotionError::kInvalidDType : PromotionError::kInvalidPolicy, a, b,
         policy);
   }
-  const uint8_t entry = internal_policy::kTables[static_cast<int>(policy)][Index(a)][Index(b)];
+  const uint8_t entry = policy_internal::kTables[static_cast<int>(policy)][Index(a)][Index(b)];
   if (entry < kNumDTypes) return Promotion::Of(static_cast<DType>(entry));
   return Promotion::Failure(static_cast<PromotionError>(entry - kNumDTypes), a, b, policy);
 }
@@ -310,14 +310,14 @@ static_assert(std::size(kTables) == kNumPolicies, "one table per policy");
     return true;
   }
   if (policy == Policy::kNumpy) {
-    return internal_policy::InPolicy(from, policy) && internal_policy::InPolicy(to, policy) &&
-           internal_policy::NumpyKindRank(from) <= internal_policy::NumpyKindRank(to);
+    return policy_internal::InPolicy(from, policy) && policy_internal::InPolicy(to, policy) &&
+           policy_internal::NumpyKindRank(from) <= policy_internal::NumpyKindRank(to);
   }
   const Promotion p = PromoteTypes(from, to, policy);
-  return p.ok() && p.dtype() == internal_policy::CanonicalDType(to, policy);
+  return p.ok() && p.dtype() == policy_internal::CanonicalDType(to, policy);
 }
 
-namespace internal_policy {
+namespace policy_internal {
 
 // Index of ToComplex(dtype), or -1 where there is none; constexpr for tables.
 [[nodiscard]] constexpr int ComplexIndexOf(DType dtype) {
@@ -339,7 +339,7 @@ namespace internal_policy {
   }
 }
 
-}  // namespace internal_policy
+}  // namespace policy_internal
 
 // The complex dtype whose parts have the precision of `dtype` (torch's
 // toComplexType): float16 -> complex32, bfloat16 -> bcomplex32, float32 ->

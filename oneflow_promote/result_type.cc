@@ -15,7 +15,7 @@
 #include "oneflow_promote/internal/torch_buckets.h"
 
 namespace oneflow_promote {
-namespace internal_result_type {
+namespace result_type_internal {
 
 std::string FormatInt128(absl::int128 value) {
   const bool negative = value < 0;
@@ -29,18 +29,18 @@ std::string FormatInt128(absl::int128 value) {
   return negative ? "-" + digits : digits;
 }
 
-}  // namespace internal_result_type
+}  // namespace result_type_internal
 
 namespace {
 
-using internal_result_type::FormatInt128;
-using internal_result_type::IntRange;
-using internal_result_type::OperandLabel;
-using internal_result_type::RangeOf;
-using internal_result_type::Trace;
-using internal_result_type::WithContext;
-using internal_torch_buckets::ChooseCombine;
-using internal_torch_buckets::CombineChoice;
+using result_type_internal::FormatInt128;
+using result_type_internal::IntRange;
+using result_type_internal::OperandLabel;
+using result_type_internal::RangeOf;
+using result_type_internal::Trace;
+using result_type_internal::WithContext;
+using torch_buckets_internal::ChooseCombine;
+using torch_buckets_internal::CombineChoice;
 
 std::string FormatPyFloat(double value) {
   std::string text = fmt::format("{}", value);
@@ -292,7 +292,7 @@ absl::StatusOr<DType> ResultTypeImpl(absl::Span<const Operand> operands, Policy 
     case Policy::kJax:
     case Policy::kJaxX32:
     case Policy::kJaxStrict:
-      return internal_result_type::WeakScalarResultType(operands, policy, trace);
+      return result_type_internal::WeakScalarResultType(operands, policy, trace);
   }
   return absl::InvalidArgumentError(
       absl::StrCat("policy ", static_cast<int>(policy), " is not a valid policy"));
@@ -347,7 +347,7 @@ std::string Operand::Describe() const {
   return "invalid operand";
 }
 
-namespace internal_result_type {
+namespace result_type_internal {
 
 absl::StatusOr<DType> DetailedResultType(absl::Span<const Operand> operands, Policy policy,
                                          const PromotionOptions& options) {
@@ -355,7 +355,7 @@ absl::StatusOr<DType> DetailedResultType(absl::Span<const Operand> operands, Pol
   return ResultTypeImpl(operands, policy, options, none);
 }
 
-}  // namespace internal_result_type
+}  // namespace result_type_internal
 
 std::string ExplainResultType(absl::Span<const Operand> operands, Policy policy,
                               const PromotionOptions& options) {

@@ -35,7 +35,7 @@ class Operand {
   // A tensor; ndim == 0 is a 0-d tensor, which PyTorch ranks below tensors
   // with dimensions.
   [[nodiscard]] static constexpr Operand Tensor(DType dtype, int64_t ndim) {
-    namespace tb = internal_torch_buckets;
+    namespace tb = torch_buckets_internal;
     const uint8_t code = IsValid(dtype) ? tb::Code(dtype) : tb::kFailed;
     const tb::BucketSets sets =
         tb::SetsOf(ndim == 0 ? tb::Bucket::kZeroDim : tb::Bucket::kDimensioned, code);
@@ -50,7 +50,7 @@ class Operand {
   [[nodiscard]] static constexpr Operand PyInt(absl::int128 value) {
     const bool fits = value >= std::numeric_limits<int64_t>::min() &&
                       value <= std::numeric_limits<int64_t>::max();
-    namespace tb = internal_torch_buckets;
+    namespace tb = torch_buckets_internal;
     const tb::BucketSets sets =
         tb::SetsOf(tb::Bucket::kScalar, fits ? tb::Code(DType::kInt64) : tb::kFailed);
     return Operand(Kind::kPyInt, DType::kInt64, 0, value, 0, 0, {{sets, sets}});
@@ -84,21 +84,21 @@ class Operand {
   [[nodiscard]] std::string Describe() const;
 
   // What the operand brings to PyTorch's three buckets, as
-  // internal_torch_buckets' sets: the upper set of its dtype in the bucket it
+  // torch_buckets_internal' sets: the upper set of its dtype in the bucket it
   // falls in, the identity in the two others. Derived once here because
   // ResultType, on every op's hot path, then folds a list with one AND per
   // bucket and operand.
-  [[nodiscard]] constexpr const internal_torch_buckets::BucketSets& torch_bucket_sets(
+  [[nodiscard]] constexpr const torch_buckets_internal::BucketSets& torch_bucket_sets(
       bool float64_default) const {
     return torch_sets_.sets[float64_default ? 1 : 0];
   }
 
  private:
   struct TorchSets {
-    internal_torch_buckets::BucketSets sets[2];  // with the float32 default dtype, with float64
+    torch_buckets_internal::BucketSets sets[2];  // with the float32 default dtype, with float64
   };
   static constexpr TorchSets ScalarSets(DType float32_default, DType float64_default) {
-    namespace tb = internal_torch_buckets;
+    namespace tb = torch_buckets_internal;
     return {{tb::SetsOf(tb::Bucket::kScalar, tb::Code(float32_default)),
              tb::SetsOf(tb::Bucket::kScalar, tb::Code(float64_default))}};
   }
@@ -150,9 +150,9 @@ struct PromotionOptions {
 [[nodiscard]] std::string ExplainResultType(absl::Span<const Operand> operands, Policy policy,
                                             const PromotionOptions& options = {});
 
-namespace internal_result_type {
+namespace result_type_internal {
 
-// PyTorch's rules folded through internal_torch_buckets: one AND per
+// PyTorch's rules folded through torch_buckets_internal: one AND per
 // bucket and operand, then a lowest-bit scan per bucket and two combine
 // lookups, the second giving the dtype; no branch per rule. Returns the
 // dtype's enum value, or kNoDType where the detailed path must find (and
@@ -161,7 +161,7 @@ namespace internal_result_type {
 // of line, the call and the StatusOr return cost more than the fold.
 [[nodiscard]] inline uint8_t FoldTorchBuckets(absl::Span<const Operand> operands,
                                               const PromotionOptions& options) {
-  namespace tb = internal_torch_buckets;
+  namespace tb = torch_buckets_internal;
   const bool float64_default = options.default_dtype == DType::kFloat64;
   if (operands.empty() || (!float64_default && options.default_dtype != DType::kFloat32)) {
     return tb::kNoDType;
@@ -183,17 +183,17 @@ namespace internal_result_type {
                                                        Policy policy,
                                                        const PromotionOptions& options);
 
-}  // namespace internal_result_type
+}  // namespace result_type_internal
 
 inline absl::StatusOr<DType> ResultType(absl::Span<const Operand> operands, Policy policy,
                                         const PromotionOptions& options) {
   if (policy == Policy::kTorch) {
-    const uint8_t dtype = internal_result_type::FoldTorchBuckets(operands, options);
-    if (ABSL_PREDICT_TRUE(dtype != internal_torch_buckets::kNoDType)) {
+    const uint8_t dtype = result_type_internal::FoldTorchBuckets(operands, options);
+    if (ABSL_PREDICT_TRUE(dtype != torch_buckets_internal::kNoDType)) {
       return static_cast<DType>(dtype);
     }
   }
-  return internal_result_type::DetailedResultType(operands, policy, options);
+  return result_type_internal::DetailedResultType(operands, policy, options);
 }
 
 }  // namespace oneflow_promote

@@ -10,13 +10,13 @@
 #include "oneflow_promote/internal/result_type_steps.h"
 #include "oneflow_promote/policy.h"
 
-namespace oneflow_promote::internal_result_type {
+namespace oneflow_promote::result_type_internal {
 namespace {
 
-using internal_policy::CanonicalDType;
-using internal_policy::InPolicy;
-using internal_policy::Materialize;
-using internal_policy::NodeJoins;
+using policy_internal::CanonicalDType;
+using policy_internal::InPolicy;
+using policy_internal::Materialize;
+using policy_internal::NodeJoins;
 
 std::string NodeName(Node node) {
   if (node.is_dtype()) return std::string(Name(node.dtype()));
@@ -101,7 +101,7 @@ std::optional<size_t> NumpyLeader(absl::Span<const Operand> operands) {
 absl::Status CheckPythonInts(absl::Span<const Operand> operands, DType result, Policy policy,
                              Trace& trace) {
   const bool numpy = policy == Policy::kNumpy;
-  const DType bound = numpy ? result : internal_policy::WeakDefault(WeakScalar::kInt, policy);
+  const DType bound = numpy ? result : policy_internal::WeakDefault(WeakScalar::kInt, policy);
   if (numpy && !IsIntegral(bound)) return absl::OkStatus();
   for (size_t i = 0; i < operands.size(); ++i) {
     const Operand& op = operands[i];
@@ -129,7 +129,7 @@ absl::StatusOr<DType> WeakScalarResultType(absl::Span<const Operand> operands, P
   if (operands.empty()) {
     return absl::InvalidArgumentError("ResultType needs at least one operand");
   }
-  const internal_lattice::JoinTable& joins = NodeJoins(policy);
+  const lattice_internal::JoinTable& joins = NodeJoins(policy);
   const std::optional<size_t> leader =
       policy == Policy::kNumpy ? NumpyLeader(operands) : std::nullopt;
   Node leader_node = DType::kBool;
@@ -165,7 +165,7 @@ absl::StatusOr<DType> WeakScalarResultType(absl::Span<const Operand> operands, P
           "cannot promote ", OperandLabel(operands, i), " with ", NodeName(result), " (",
           i == 1 ? "operand 1" : absl::StrCat("the join of operands 1 to ", i), ") under the ",
           PolicyName(policy), " policy: ",
-          internal_policy::NoPromotionMessage(NodeName(result), NodeName(*node), float8,
+          policy_internal::NoPromotionMessage(NodeName(result), NodeName(*node), float8,
                                               policy)));
     }
     TRACE(trace, "join(", NodeName(result), ", ", NodeName(*node), ") = ",
@@ -183,4 +183,4 @@ absl::StatusOr<DType> WeakScalarResultType(absl::Span<const Operand> operands, P
   return dtype;
 }
 
-}  // namespace oneflow_promote::internal_result_type
+}  // namespace oneflow_promote::result_type_internal

@@ -12,8 +12,11 @@
 
 namespace oneflow_promote::cast_internal {
 
-// A CUDA runtime outcome: code 0 is success, anything else a cudaError_t
-// with its message.
+// A CUDA runtime outcome: code 0 is success, kNoCudaKernel a dtype or op
+// the library has no CUDA kernel for, anything else a cudaError_t; with its
+// message.
+inline constexpr int kNoCudaKernel = -1;
+
 struct CudaResult {
   int code = 0;
   const char* message = "";

@@ -49,7 +49,7 @@ absl::Status CheckExplicitShapes(functional::Op op, const std::vector<absl::stri
     }
   }
   using functional::Op;
-  if (op == Op::kSum || op == Op::kProd || op == Op::kMean || op == Op::kCumsum) {
+  if (KindOf(op) == functional::OpKind::kReduction || KindOf(op) == functional::OpKind::kScan) {
     return absl::OkStatus();
   }
   if (op == Op::kDot) {

@@ -17,11 +17,12 @@ namespace {
 
 using cast_internal::CudaResult;
 using cast_internal::DeviceConvert;
+using cast_internal::kNoCudaKernel;
 using cast_internal::LoadPack;
 using cast_internal::Pack;
 using cast_internal::StorePack;
 using functional::Op;
-using namespace op_math;  // NOLINT: the element functions
+using namespace op_math_internal;  // NOLINT: the element functions
 
 CudaResult Result(cudaError_t status) {
   return status == cudaSuccess ? CudaResult{} : CudaResult{static_cast<int>(status),
@@ -113,7 +114,7 @@ template <Op kOp, typename T>
 __global__ void ElementwiseKernel(CudaElementwiseArgs args, Walk walk) {
   using M = typename Math<T>::type;
   constexpr bool kWhere = kOp == Op::kWhere;
-  constexpr bool kUnary = kOp == Op::kNeg || kOp == Op::kAbs || kOp == Op::kSqrt;
+  constexpr bool kUnary = IsUnaryElementwise(kOp);
   constexpr int kValues = kUnary ? 1 : 2;
   constexpr int kInputs = kWhere ? 3 : kValues;
   constexpr int kFirstValue = kWhere ? 1 : 0;
@@ -279,7 +280,7 @@ KernelFn KernelFor(DType compute) {
 
 KernelFn SelectKernel(Op op, DType compute) {
   switch (op) {
-#define ONEFLOW_PROMOTE_OP_KERNEL(e, name, arity) \
+#define ONEFLOW_PROMOTE_OP_KERNEL(e, name, arity, kind) \
   case Op::e:                                     \
     return KernelFor<Op::e>(compute);
     ONEFLOW_PROMOTE_FOR_EACH_OP(ONEFLOW_PROMOTE_OP_KERNEL)
@@ -293,7 +294,7 @@ KernelFn SelectKernel(Op op, DType compute) {
 CudaResult CudaElementwise(const CudaElementwiseArgs& args, int ordinal, void* stream_handle) {
   const cudaStream_t stream = static_cast<cudaStream_t>(stream_handle);
   const KernelFn kernel = SelectKernel(args.op, args.compute);
-  if (kernel == nullptr) return {-1, "no CUDA kernel for this op and compute dtype"};
+  if (kernel == nullptr) return {kNoCudaKernel, "no CUDA kernel for this op and compute dtype"};
   if (args.numel == 0) return {};
   int previous = 0;
   if (CudaResult r = Result(cudaGetDevice(&previous)); !r.ok()) return r;
@@ -326,16 +327,13 @@ __global__ void __launch_bounds__(kReduceThreads)
   A* partial = reinterpret_cast<A*>(storage);
   A acc = kProduct ? A(1) : A(0);
   for (int64_t i = threadIdx.x; i < n; i += blockDim.x) {
-    if constexpr (kIsInt<T>) {
-      const T x = a[i * stride_a];
-      if constexpr (kDotProduct) acc = WrapAdd(acc, WrapMul(x, b[i * stride_b]));
-      else if constexpr (kProduct) acc = WrapMul(acc, x);
-      else acc = WrapAdd(acc, x);
+    const A x = LoadAccumulator(a[i * stride_a]);
+    if constexpr (kDotProduct) {
+      acc = AccumulateAdd(acc, AccumulateMul(x, LoadAccumulator(b[i * stride_b])));
+    } else if constexpr (kProduct) {
+      acc = AccumulateMul(acc, x);
     } else {
-      const A x = LoadAccumulator(a[i * stride_a]);
-      if constexpr (kDotProduct) acc = acc + x * LoadAccumulator(b[i * stride_b]);
-      else if constexpr (kProduct) acc = acc * x;
-      else acc = acc + x;
+      acc = AccumulateAdd(acc, x);
     }
   }
   partial[threadIdx.x] = acc;
@@ -343,12 +341,8 @@ __global__ void __launch_bounds__(kReduceThreads)
   for (int width = blockDim.x / 2; width > 0; width /= 2) {
     if (threadIdx.x < width) {
       const A other = partial[threadIdx.x + width];
-      if constexpr (kIsInt<T>) {
-        partial[threadIdx.x] = kProduct ? WrapMul(partial[threadIdx.x], other)
-                                        : WrapAdd(partial[threadIdx.x], other);
-      } else {
-        partial[threadIdx.x] = kProduct ? partial[threadIdx.x] * other : partial[threadIdx.x] + other;
-      }
+      partial[threadIdx.x] = kProduct ? AccumulateMul(partial[threadIdx.x], other)
+                                      : AccumulateAdd(partial[threadIdx.x], other);
     }
     __syncthreads();
   }
@@ -371,11 +365,7 @@ __global__ void CumsumKernel(const T* in, T* out, int64_t outer, int64_t length,
     Accumulator<T> acc = 0;
     for (int64_t k = 0; k < length; ++k) {
       const int64_t at = (o * length + k) * inner + i;
-      if constexpr (kIsInt<T>) {
-        acc = WrapAdd(acc, in[at]);
-      } else {
-        acc = acc + LoadAccumulator(in[at]);
-      }
+      acc = AccumulateAdd(acc, LoadAccumulator(in[at]));
       out[at] = StoreAccumulator<T>(acc);
     }
   }
@@ -401,7 +391,7 @@ CudaResult CudaReduceAll(Op op, DType dtype, const void* in, int64_t n, void* ou
   return VisitDType(dtype, [&](auto tag) -> CudaResult {
     using T = typename decltype(tag)::type;
     if constexpr (!kAccumulates<T>) {
-      return {-1, "no CUDA reduction for this dtype"};
+      return {kNoCudaKernel, "no CUDA reduction for this dtype"};
     } else {
       return OnDevice(ordinal, [&] {
         const T* x = static_cast<const T*>(in);
@@ -423,7 +413,7 @@ CudaResult CudaCumsum(DType dtype, const void* in, void* out, int64_t outer, int
   return VisitDType(dtype, [&](auto tag) -> CudaResult {
     using T = typename decltype(tag)::type;
     if constexpr (!kAccumulates<T>) {
-      return {-1, "no CUDA cumsum for this dtype"};
+      return {kNoCudaKernel, "no CUDA cumsum for this dtype"};
     } else {
       return OnDevice(ordinal, [&] {
         const int64_t lines = outer * inner;
@@ -442,7 +432,7 @@ CudaResult CudaDot(DType dtype, const void* a, int64_t stride_a, const void* b, 
   return VisitDType(dtype, [&](auto tag) -> CudaResult {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, bool>) {
-      return {-1, "no CUDA dot for this dtype"};
+      return {kNoCudaKernel, "no CUDA dot for this dtype"};
     } else {
       return OnDevice(ordinal, [&] {
         ReduceKernel<T, false, true><<<1, kReduceThreads, 0, stream>>>(static_cast<const T*>(a), stride_a,

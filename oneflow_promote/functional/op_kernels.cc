@@ -42,7 +42,7 @@ namespace oneflow_promote::op_kernels {
 namespace {
 
 using functional::Op;
-using namespace op_math;  // NOLINT: the element functions
+using namespace op_math_internal;  // NOLINT: the element functions
 
 // A block kernel: n elements, each input either advancing (broadcast[i]
 // false) or repeating its first element.
@@ -150,7 +150,7 @@ BlockFn BlockFor(DType compute, bool scalar_divisor) {
       return scalar_divisor ? &BinaryBlock<kOp, T, true> : &BinaryBlock<kOp, T>;
     } else if constexpr (kOp == Op::kWhere) {
       return &WhereBlock<T>;
-    } else if constexpr (kOp == Op::kNeg || kOp == Op::kAbs || kOp == Op::kSqrt) {
+    } else if constexpr (IsUnaryElementwise(kOp)) {
       return &UnaryBlock<kOp, T>;
     } else {
 #if defined(__x86_64__)
@@ -165,7 +165,7 @@ BlockFn BlockFor(DType compute, bool scalar_divisor) {
 
 BlockFn SelectBlock(Op op, DType compute, bool scalar_divisor) {
   switch (op) {
-#define ONEFLOW_PROMOTE_OP_BLOCK(e, name, arity) \
+#define ONEFLOW_PROMOTE_OP_BLOCK(e, name, arity, kind) \
   case Op::e:                                    \
     return BlockFor<Op::e>(compute, scalar_divisor);
     ONEFLOW_PROMOTE_FOR_EACH_OP(ONEFLOW_PROMOTE_OP_BLOCK)
@@ -503,11 +503,8 @@ absl::Status ReduceAll(Op op, const Tensor& input, Tensor& out, const ExecutionC
       const T* x = in->template data_as<T>();
       A acc = op == Op::kProd ? A(1) : A(0);
       for (int64_t i = 0; i < n; ++i) {
-        if constexpr (kIsInt<T>) {
-          acc = op == Op::kProd ? WrapMul(acc, x[i]) : WrapAdd(acc, x[i]);
-        } else {
-          acc = op == Op::kProd ? acc * LoadAccumulator(x[i]) : acc + LoadAccumulator(x[i]);
-        }
+        const A value = LoadAccumulator(x[i]);
+        acc = op == Op::kProd ? AccumulateMul(acc, value) : AccumulateAdd(acc, value);
       }
       if constexpr (!kIsInt<T>) {
         if (op == Op::kMean) acc = acc / static_cast<double>(n);
@@ -551,11 +548,7 @@ absl::Status Cumsum(const Tensor& input, int64_t dim, Tensor& out,
           Accumulator<T> acc = 0;
           for (int64_t k = 0; k < length; ++k) {
             const int64_t at = (o * length + k) * inner + i;
-            if constexpr (kIsInt<T>) {
-              acc = WrapAdd(acc, x[at]);
-            } else {
-              acc += LoadAccumulator(x[at]);
-            }
+            acc = AccumulateAdd(acc, LoadAccumulator(x[at]));
             y[at] = StoreAccumulator<T>(acc);
           }
         }
@@ -597,11 +590,8 @@ absl::Status Dot(const Tensor& a, const Tensor& b, Tensor& out, const ExecutionC
       const int64_t sx = a.strides()[0], sy = b.strides()[0];
       Accumulator<T> acc = 0;
       for (int64_t i = 0; i < a.shape()[0]; ++i) {
-        if constexpr (kIsInt<T>) {
-          acc = WrapAdd(acc, WrapMul(x[i * sx], y[i * sy]));
-        } else {
-          acc += LoadAccumulator(x[i * sx]) * LoadAccumulator(y[i * sy]);
-        }
+        acc = AccumulateAdd(acc,
+                            AccumulateMul(LoadAccumulator(x[i * sx]), LoadAccumulator(y[i * sy])));
       }
       *out.template data_as<T>() = StoreAccumulator<T>(acc);
       return absl::OkStatus();

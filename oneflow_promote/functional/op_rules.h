@@ -38,7 +38,7 @@ namespace oneflow_promote::functional {
 // mode is "div_floor" / "div_trunc".
 [[nodiscard]] constexpr absl::string_view OpName(Op op) {
   switch (op) {
-#define ONEFLOW_PROMOTE_OP_NAME(e, name, arity) \
+#define ONEFLOW_PROMOTE_OP_NAME(e, name, arity, kind) \
   case Op::e:                                   \
     return #name;
     ONEFLOW_PROMOTE_FOR_EACH_OP(ONEFLOW_PROMOTE_OP_NAME)

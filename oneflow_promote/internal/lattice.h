@@ -64,7 +64,7 @@ struct Edge {
   Node to;
 };
 
-namespace internal_lattice {
+namespace lattice_internal {
 
 // A set of nodes as a bitmask, bit i for the node with index i.
 using NodeSet = uint32_t;
@@ -154,15 +154,15 @@ using JoinTable = std::array<std::array<int8_t, kNumNodes>, kNumNodes>;
   return true;
 }
 
-}  // namespace internal_lattice
+}  // namespace lattice_internal
 
 // The partial order a list of edges generates, with its joins (LUBs, or
-// internal_lattice's codes where there is none). NumPy's promotion is
+// lattice_internal's codes where there is none). NumPy's promotion is
 // declared on such an order: it is not a lattice (see policy_edges.h).
 template <const auto& kEdges>
 struct Order {
-  static constexpr internal_lattice::UpperSets kUp = internal_lattice::Closure(kEdges);
-  static constexpr internal_lattice::JoinTable kJoin = internal_lattice::Joins(kUp);
+  static constexpr lattice_internal::UpperSets kUp = lattice_internal::Closure(kEdges);
+  static constexpr lattice_internal::JoinTable kJoin = lattice_internal::Joins(kUp);
 
   // True when `to` is reachable from `from` (from <= to in the order).
   [[nodiscard]] static constexpr bool Reaches(Node from, Node to) {
@@ -175,8 +175,8 @@ struct Order {
 // that is not a lattice is an error naming the reason.
 template <const auto& kEdges>
 struct Lattice : Order<kEdges> {
-  static_assert(internal_lattice::IsAcyclic(Order<kEdges>::kUp) &&
-                    internal_lattice::EveryUpperBoundIsLeast(Order<kEdges>::kJoin),
+  static_assert(lattice_internal::IsAcyclic(Order<kEdges>::kUp) &&
+                    lattice_internal::EveryUpperBoundIsLeast(Order<kEdges>::kJoin),
                 "a promotion policy's edges must form a lattice");
 };
 

@@ -16,7 +16,7 @@
 #include "oneflow_promote/internal/lattice.h"
 
 namespace oneflow_promote {
-namespace internal_policy_edges {
+namespace policy_edges_internal {
 
 inline constexpr Node kWeakInt = WeakScalar::kInt;
 inline constexpr Node kWeakFloat = WeakScalar::kFloat;
@@ -34,7 +34,7 @@ template <size_t N>
   return out;
 }
 
-}  // namespace internal_policy_edges
+}  // namespace policy_edges_internal
 
 // PyTorch 2.15's table on its core dtypes (the float8 and uint16/32/64 guards
 // are in policy.h). Python scalars do not enter it: torch's bucket rule
@@ -68,34 +68,34 @@ inline constexpr Edge kArrayApiEdges[] = {
 // (bfloat16, float16 and the five float8 formats) sits directly above the
 // weak float, so an integer array with a float8 array gives the float8.
 inline constexpr Edge kJaxEdges[] = {
-    {DType::kBool, internal_policy_edges::kWeakInt},
-    {internal_policy_edges::kWeakInt, DType::kUInt8},
-    {internal_policy_edges::kWeakInt, DType::kInt8},
+    {DType::kBool, policy_edges_internal::kWeakInt},
+    {policy_edges_internal::kWeakInt, DType::kUInt8},
+    {policy_edges_internal::kWeakInt, DType::kInt8},
     {DType::kUInt8, DType::kInt16},
     {DType::kUInt8, DType::kUInt16},
     {DType::kUInt16, DType::kInt32},
     {DType::kUInt16, DType::kUInt32},
     {DType::kUInt32, DType::kInt64},
     {DType::kUInt32, DType::kUInt64},
-    {DType::kUInt64, internal_policy_edges::kWeakFloat},
+    {DType::kUInt64, policy_edges_internal::kWeakFloat},
     {DType::kInt8, DType::kInt16},
     {DType::kInt16, DType::kInt32},
     {DType::kInt32, DType::kInt64},
-    {DType::kInt64, internal_policy_edges::kWeakFloat},
-    {internal_policy_edges::kWeakFloat, DType::kFloat8E4M3FN},
-    {internal_policy_edges::kWeakFloat, DType::kFloat8E5M2},
-    {internal_policy_edges::kWeakFloat, DType::kFloat8E4M3FNUZ},
-    {internal_policy_edges::kWeakFloat, DType::kFloat8E5M2FNUZ},
-    {internal_policy_edges::kWeakFloat, DType::kFloat8E8M0FNU},
-    {internal_policy_edges::kWeakFloat, DType::kBFloat16},
-    {internal_policy_edges::kWeakFloat, DType::kFloat16},
-    {internal_policy_edges::kWeakFloat, internal_policy_edges::kWeakComplex},
+    {DType::kInt64, policy_edges_internal::kWeakFloat},
+    {policy_edges_internal::kWeakFloat, DType::kFloat8E4M3FN},
+    {policy_edges_internal::kWeakFloat, DType::kFloat8E5M2},
+    {policy_edges_internal::kWeakFloat, DType::kFloat8E4M3FNUZ},
+    {policy_edges_internal::kWeakFloat, DType::kFloat8E5M2FNUZ},
+    {policy_edges_internal::kWeakFloat, DType::kFloat8E8M0FNU},
+    {policy_edges_internal::kWeakFloat, DType::kBFloat16},
+    {policy_edges_internal::kWeakFloat, DType::kFloat16},
+    {policy_edges_internal::kWeakFloat, policy_edges_internal::kWeakComplex},
     {DType::kBFloat16, DType::kFloat32},
     {DType::kFloat16, DType::kFloat32},
     {DType::kFloat32, DType::kFloat64},
     {DType::kFloat32, DType::kComplex64},
     {DType::kFloat64, DType::kComplex128},
-    {internal_policy_edges::kWeakComplex, DType::kComplex64},
+    {policy_edges_internal::kWeakComplex, DType::kComplex64},
     {DType::kComplex64, DType::kComplex128},
 };
 
@@ -103,7 +103,7 @@ inline constexpr Edge kJaxEdges[] = {
 // int64, so that no join of 32-bit dtypes is 64-bit. Operands are first
 // canonicalized to 32 bits (policy.h, CanonicalDType).
 inline constexpr std::array<Edge, std::size(kJaxEdges)> kJaxX32Edges =
-    internal_policy_edges::WithEdgeReplaced(kJaxEdges, {DType::kUInt32, DType::kInt64},
+    policy_edges_internal::WithEdgeReplaced(kJaxEdges, {DType::kUInt32, DType::kInt64},
                                             {DType::kUInt32, DType::kInt32});
 
 // The dtypes JAX has: all but complex32 and bcomplex32.
@@ -111,7 +111,7 @@ inline constexpr std::array<Edge, std::size(kJaxEdges)> kJaxX32Edges =
   return dtype != DType::kComplex32 && dtype != DType::kBComplex32;
 }
 
-namespace internal_policy_edges {
+namespace policy_edges_internal {
 
 // JAX's strict lattice, {i*: [f*] + int types, f*: [c*] + float types,
 // c*: complex types}, over the dtypes JAX has.
@@ -143,11 +143,11 @@ namespace internal_policy_edges {
   return edges;
 }
 
-}  // namespace internal_policy_edges
+}  // namespace policy_edges_internal
 
 // jax_numpy_dtype_promotion='strict' (with x64): the weak nodes reach every
 // dtype of their kind and above, and no two different dtypes promote.
-inline constexpr auto kJaxStrictEdges = internal_policy_edges::StrictEdges();
+inline constexpr auto kJaxStrictEdges = policy_edges_internal::StrictEdges();
 
 // NumPy 2.4 (NEP 50): its safe casts (np.can_cast(a, b, "safe"), the
 // covering pairs) and the Python scalars' abstract DTypes placed as JAX
@@ -178,13 +178,13 @@ inline constexpr Edge kNumpyEdges[] = {
     {DType::kFloat32, DType::kComplex64},
     {DType::kFloat64, DType::kComplex128},
     {DType::kComplex64, DType::kComplex128},
-    {DType::kBool, internal_policy_edges::kWeakInt},
-    {internal_policy_edges::kWeakInt, DType::kInt8},
-    {internal_policy_edges::kWeakInt, DType::kUInt8},
-    {internal_policy_edges::kWeakInt, internal_policy_edges::kWeakFloat},
-    {internal_policy_edges::kWeakFloat, DType::kFloat16},
-    {internal_policy_edges::kWeakFloat, internal_policy_edges::kWeakComplex},
-    {internal_policy_edges::kWeakComplex, DType::kComplex64},
+    {DType::kBool, policy_edges_internal::kWeakInt},
+    {policy_edges_internal::kWeakInt, DType::kInt8},
+    {policy_edges_internal::kWeakInt, DType::kUInt8},
+    {policy_edges_internal::kWeakInt, policy_edges_internal::kWeakFloat},
+    {policy_edges_internal::kWeakFloat, DType::kFloat16},
+    {policy_edges_internal::kWeakFloat, policy_edges_internal::kWeakComplex},
+    {policy_edges_internal::kWeakComplex, DType::kComplex64},
 };
 
 // A pair whose promotion a policy decides other than by the join: `result`
@@ -207,14 +207,14 @@ inline constexpr Departure kNumpyDepartures[] = {
     {DType::kInt8, DType::kUInt8, DType::kInt16},
     {DType::kInt8, DType::kUInt16, DType::kInt32},
     {DType::kInt16, DType::kUInt16, DType::kInt32},
-    {DType::kInt8, internal_policy_edges::kWeakFloat, DType::kFloat64},
-    {DType::kUInt8, internal_policy_edges::kWeakFloat, DType::kFloat64},
-    {DType::kInt16, internal_policy_edges::kWeakFloat, DType::kFloat64},
-    {DType::kUInt16, internal_policy_edges::kWeakFloat, DType::kFloat64},
-    {DType::kInt8, internal_policy_edges::kWeakComplex, DType::kComplex128},
-    {DType::kUInt8, internal_policy_edges::kWeakComplex, DType::kComplex128},
-    {DType::kInt16, internal_policy_edges::kWeakComplex, DType::kComplex128},
-    {DType::kUInt16, internal_policy_edges::kWeakComplex, DType::kComplex128},
+    {DType::kInt8, policy_edges_internal::kWeakFloat, DType::kFloat64},
+    {DType::kUInt8, policy_edges_internal::kWeakFloat, DType::kFloat64},
+    {DType::kInt16, policy_edges_internal::kWeakFloat, DType::kFloat64},
+    {DType::kUInt16, policy_edges_internal::kWeakFloat, DType::kFloat64},
+    {DType::kInt8, policy_edges_internal::kWeakComplex, DType::kComplex128},
+    {DType::kUInt8, policy_edges_internal::kWeakComplex, DType::kComplex128},
+    {DType::kInt16, policy_edges_internal::kWeakComplex, DType::kComplex128},
+    {DType::kUInt16, policy_edges_internal::kWeakComplex, DType::kComplex128},
 };
 
 // NumPy's type numbers (np.dtype(d).num), which rank its DTypes for

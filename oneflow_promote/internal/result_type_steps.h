@@ -21,7 +21,7 @@
 #include "oneflow_promote/policy.h"
 #include "oneflow_promote/result_type.h"
 
-namespace oneflow_promote::internal_result_type {
+namespace oneflow_promote::result_type_internal {
 
 // Records the derivation when explaining. TRACE evaluates its arguments only
 // when a trace is being recorded, so ResultType builds no strings. (A short
@@ -84,6 +84,6 @@ inline bool InRange(absl::int128 value, DType dtype) {
 absl::StatusOr<DType> WeakScalarResultType(absl::Span<const Operand> operands, Policy policy,
                                            Trace& trace);
 
-}  // namespace oneflow_promote::internal_result_type
+}  // namespace oneflow_promote::result_type_internal
 
 #endif  // ONEFLOW_PROMOTE_INTERNAL_RESULT_TYPE_STEPS_H_

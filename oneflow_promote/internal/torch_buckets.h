@@ -18,7 +18,7 @@
 #include "oneflow_promote/dtype.h"
 #include "oneflow_promote/policy.h"
 
-namespace oneflow_promote::internal_torch_buckets {
+namespace oneflow_promote::torch_buckets_internal {
 
 // How combine_categories(higher, lower) picks a dtype when both buckets hold
 // one: a lower bucket matters only in a higher category.
@@ -177,7 +177,7 @@ static_assert(SetsFoldLikePyTorch(),
     case CombineChoice::kLower:
       return lower;
     case CombineChoice::kComplexOfHigher: {
-      const int complex = internal_policy::ComplexIndexOf(h);
+      const int complex = policy_internal::ComplexIndexOf(h);
       return complex < 0 ? kFailed : Code(static_cast<DType>(complex));
     }
     case CombineChoice::kPromote:
@@ -218,6 +218,6 @@ inline constexpr uint8_t kNoDType = 0xFF;
 
 inline constexpr CodeTable kCombineToDType = BuildCombineToDTypeTable();
 
-}  // namespace oneflow_promote::internal_torch_buckets
+}  // namespace oneflow_promote::torch_buckets_internal
 
 #endif  // ONEFLOW_PROMOTE_INTERNAL_TORCH_BUCKETS_H_

@@ -22,7 +22,7 @@
 #define ONEFLOW_PROMOTE_OPS_INLINE inline
 #endif
 
-namespace oneflow_promote::op_math {
+namespace oneflow_promote::op_math_internal {
 
 using functional::Op;
 
@@ -477,6 +477,25 @@ template <typename T>
 inline constexpr bool kAccumulates =
     !std::is_same_v<T, bool> && (!kIsInt<T> || std::is_same_v<T, int64_t>);
 
-}  // namespace oneflow_promote::op_math
+// The steps of sums, products and dot products in an Accumulator, the same
+// on the CPU and CUDA: integers wrap, as PyTorch's do.
+template <typename A>
+ONEFLOW_PROMOTE_OPS_INLINE A AccumulateAdd(A acc, A x) {
+  if constexpr (kIsInt<A>) {
+    return WrapAdd(acc, x);
+  } else {
+    return acc + x;
+  }
+}
+template <typename A>
+ONEFLOW_PROMOTE_OPS_INLINE A AccumulateMul(A acc, A x) {
+  if constexpr (kIsInt<A>) {
+    return WrapMul(acc, x);
+  } else {
+    return acc * x;
+  }
+}
+
+}  // namespace oneflow_promote::op_math_internal
 
 #endif  // ONEFLOW_PROMOTE_FUNCTIONAL_INTERNAL_OP_MATH_H_

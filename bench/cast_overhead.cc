@@ -288,7 +288,8 @@ void BM_CastTorch(benchmark::State& state, DType from, DType to, int64_t n, bool
 }
 
 // memcpy of `bytes` bytes, split across `threads` as the casts are.
-void ParallelMemcpy(const AlignedBuffer& src, const AlignedBuffer& dst, int64_t bytes, int threads) {
+void ParallelMemcpy(const AlignedBuffer& src, const AlignedBuffer& dst, int64_t bytes,
+                    int threads) {
   cast_internal::ParallelFor(bytes, int64_t{1} << 20, threads, [&](int64_t b, int64_t e) {
     std::memcpy(dst.data() + b, src.data() + b, e - b);
   });
@@ -365,7 +366,8 @@ void BM_CastPaired(benchmark::State& state, DType from, DType to, int64_t n, boo
 
   const auto run = [&](int which) {
     if (which == 0) {
-      if (!CastElements(buffers->src.data(), from, buffers->dst.data(), to, n, device).ok()) std::abort();
+      if (!CastElements(buffers->src.data(), from, buffers->dst.data(), to, n, device).ok())
+        std::abort();
     } else if (which == 1) {
       torch_dst.copy_(torch_src);
     } else {
@@ -378,7 +380,8 @@ void BM_CastPaired(benchmark::State& state, DType from, DType to, int64_t n, boo
     const auto start = std::chrono::steady_clock::now();
     for (int calls = 1;; ++calls) {
       run(which);
-      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double elapsed =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (elapsed >= seconds) return elapsed / calls;
     }
   };
@@ -440,8 +443,8 @@ void BM_MemRead(benchmark::State& state, int64_t bytes, bool all) {
 // One block of ReadAndWrite: kRatio 32-byte loads folded into one 32-byte
 // non-temporal store.
 template <int kRatio>
-__attribute__((target("avx2"), always_inline)) inline void ReadAndWriteBlock(const char* in, char* out,
-                                                                            int64_t i) {
+__attribute__((target("avx2"), always_inline)) inline void ReadAndWriteBlock(const char* in,
+                                                                             char* out, int64_t i) {
   const __m256i* p = reinterpret_cast<const __m256i*>(in + i * 32 * kRatio);
   __m256i folded = _mm256_load_si256(p);
   for (int k = 1; k < kRatio; ++k) folded = _mm256_xor_si256(folded, _mm256_load_si256(p + k));
@@ -452,13 +455,16 @@ __attribute__((target("avx2"), always_inline)) inline void ReadAndWriteBlock(con
 // a turn of kStreamTurnBytes of each at a time: the pattern that read
 // fastest (docs/tuning.md, kReadStreams).
 template <int kRatio>
-__attribute__((target("avx2"))) void ReadAndWrite(const char* in, char* out, int64_t begin, int64_t end) {
+__attribute__((target("avx2"))) void ReadAndWrite(const char* in, char* out, int64_t begin,
+                                                  int64_t end) {
   constexpr int64_t kStreams = 6;
-  constexpr int64_t kTurn = std::max<int64_t>(cast_internal::blocks::kStreamTurnBytes / (32 * kRatio), 1);  // blocks
+  constexpr int64_t kTurn =
+      std::max<int64_t>(cast_internal::blocks::kStreamTurnBytes / (32 * kRatio), 1);  // blocks
   const int64_t part = (end - begin) / kStreams / kTurn * kTurn;
   for (int64_t turn = 0; turn < part; turn += kTurn) {
     for (int64_t stream = 0; stream < kStreams; ++stream) {
-      for (int64_t i = 0; i < kTurn; ++i) ReadAndWriteBlock<kRatio>(in, out, begin + stream * part + turn + i);
+      for (int64_t i = 0; i < kTurn; ++i)
+        ReadAndWriteBlock<kRatio>(in, out, begin + stream * part + turn + i);
     }
   }
   for (int64_t i = begin + kStreams * part; i < end; ++i) ReadAndWriteBlock<kRatio>(in, out, i);
@@ -575,21 +581,24 @@ std::vector<bench::RatioGoal> RegisterAll() {
     const std::string key = absl::StrCat(bytes_per_element, "/", n, "/", ThreadsName(all));
     auto it = memcpy_names.find(key);
     if (it != memcpy_names.end()) return it->second;
-    const std::string name = Register(absl::StrCat("memcpy/", key), true, BM_Memcpy,
-                                      bytes_per_element * n, all);
+    const std::string name =
+        Register(absl::StrCat("memcpy/", key), true, BM_Memcpy, bytes_per_element * n, all);
     memcpy_names[key] = name;
     return name;
   };
   const auto register_cast = [&](DType from, DType to, int64_t n, bool all, bool goal) {
-    const std::string suffix = absl::StrCat(Name(from), "/", Name(to), "/", n, "/", ThreadsName(all));
+    const std::string suffix =
+        absl::StrCat(Name(from), "/", Name(to), "/", n, "/", ThreadsName(all));
     const std::string ours = Register("cast/ours/" + suffix, true, BM_CastOurs, from, to, n, all);
     const std::string torch =
         Register("cast/libtorch/" + suffix, true, BM_CastTorch, from, to, n, all);
-    const std::string copy = memcpy_name(static_cast<int64_t>(ItemSize(from) + ItemSize(to)), n, all);
+    const std::string copy =
+        memcpy_name(static_cast<int64_t>(ItemSize(from) + ItemSize(to)), n, all);
     if (goal) {
       // One call of six rounds (kOrders): repeating it is what repetitions do.
       const std::string paired_name = "paired/" + suffix;
-      benchmark::RegisterBenchmark(paired_name.c_str(), BM_CastPaired, from, to, n, all)->Iterations(1);
+      benchmark::RegisterBenchmark(paired_name.c_str(), BM_CastPaired, from, to, n, all)
+          ->Iterations(1);
       const std::string paired = paired_name + "/iterations:1";
       goals.push_back({paired, torch, 1.0, "vs_libtorch"});
       goals.push_back({paired, copy, 0.9, "vs_memcpy"});
@@ -599,8 +608,8 @@ std::vector<bench::RatioGoal> RegisterAll() {
     Register(absl::StrCat("memread/", g_goal_elements * 8, "/", ThreadsName(all)), true, BM_MemRead,
              g_goal_elements * 8, all);
     const auto register_read_and_write = [&](int ratio, auto benchmark) {
-      Register(absl::StrCat("readwrite/", ratio, "/", g_goal_elements * 16, "/", ThreadsName(all)), true,
-               benchmark, g_goal_elements * 16, all);
+      Register(absl::StrCat("readwrite/", ratio, "/", g_goal_elements * 16, "/", ThreadsName(all)),
+               true, benchmark, g_goal_elements * 16, all);
     };
     if (__builtin_cpu_supports("avx2")) {
       register_read_and_write(2, BM_ReadAndWrite<2>);
@@ -628,9 +637,8 @@ std::vector<bench::RatioGoal> RegisterAll() {
   for (bool all : {false, true}) {
     for (int64_t n : add_sizes) {
       const std::string suffix = absl::StrCat(n, "/", ThreadsName(all));
-      const std::string materialized =
-          Register("add_int8_float32/materialized/" + suffix, true, BM_AddOurs,
-                   CastPath::kMaterialized, true, n, all);
+      const std::string materialized = Register("add_int8_float32/materialized/" + suffix, true,
+                                                BM_AddOurs, CastPath::kMaterialized, true, n, all);
       const std::string fused = Register("add_int8_float32/fused/" + suffix, true, BM_AddOurs,
                                          CastPath::kFused, true, n, all);
       Register("add_int8_float32/no_cast/" + suffix, true, BM_AddOurs, CastPath::kAuto, false, n,
@@ -656,8 +664,8 @@ int main(int argc, char** argv) {
   g_paired_phase_ms = bench::Int64Flag(argc, argv, "--paired_phase_ms=", g_paired_phase_ms);
   return bench::RunWithRatios(
       argc, argv, RegisterAll,
-      absl::StrCat("goal size ", g_goal_elements, " elements, sweep 1024 to ", g_sweep_max,
-                   "; ", cast_internal::HardwareThreads(), " hardware threads; CPU cast kernels: ",
-                   cast_internal::BestCpuCastKernels().isa,
+      absl::StrCat("goal size ", g_goal_elements, " elements, sweep 1024 to ", g_sweep_max, "; ",
+                   cast_internal::HardwareThreads(),
+                   " hardware threads; CPU cast kernels: ", cast_internal::BestCpuCastKernels().isa,
                    "; the Apply goal is absolute (at most 30 ns): see its time"));
 }

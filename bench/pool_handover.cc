@@ -45,13 +45,15 @@ int Main(int argc, char** argv) {
 
   const auto cast_on = [&](Device device) {
     return [&bytes, &floats, n, device] {
-      if (!CastElements(bytes.data(), DType::kInt8, floats.data(), DType::kFloat32, n, device).ok()) {
+      if (!CastElements(bytes.data(), DType::kInt8, floats.data(), DType::kFloat32, n, device)
+               .ok()) {
         std::abort();
       }
     };
   };
   const auto ours = cast_on(Device::Cpu());
-  const auto ours_on_torch = cast_on(WithContext(Device::Cpu(), CurrentTorchContext(c10::Device(c10::kCPU))));
+  const auto ours_on_torch =
+      cast_on(WithContext(Device::Cpu(), CurrentTorchContext(c10::Device(c10::kCPU))));
   const auto torch = [&] { at::add_out(sum, a, b); };
   const at::Tensor c = at::rand({n}), d = at::rand({n});
   at::Tensor sum2 = at::empty({n});
@@ -83,7 +85,9 @@ int Main(int argc, char** argv) {
         if (rest) std::this_thread::sleep_for(std::chrono::milliseconds(20));
         const auto start = std::chrono::steady_clock::now();
         row.timed_fn();
-        times.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
+        times.push_back(
+            std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
+                .count());
       }
       std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
       medians[rest] = times[times.size() / 2];

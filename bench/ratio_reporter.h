@@ -43,8 +43,8 @@ class RatioReporter : public benchmark::ConsoleReporter {
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& run : runs) {
       if (run.run_type == Run::RT_Iteration) {
-        seconds_[run.benchmark_name()].push_back(
-            run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit));
+        seconds_[run.benchmark_name()].push_back(run.GetAdjustedRealTime() /
+                                                 benchmark::GetTimeUnitMultiplier(run.time_unit));
         for (const auto& [counter, value] : run.counters) {
           counters_[{run.benchmark_name(), counter}].push_back(value.value);
         }
@@ -80,8 +80,8 @@ class RatioReporter : public benchmark::ConsoleReporter {
       }
       const bool met = ratio >= goal.min_ratio;
       missed += !met;
-      std::printf("%-44s %-44s %8.1fx %6.1fx %s\n", goal.ours.c_str(), goal.baseline.c_str(),
-                  ratio, goal.min_ratio, met ? "met" : "MISSED");
+      std::printf("%-44s %-44s %8.1fx %6.1fx %s\n", goal.ours.c_str(), goal.baseline.c_str(), ratio,
+                  goal.min_ratio, met ? "met" : "MISSED");
     }
     if (unmeasured > 0) std::printf("%d goals not measured in this run\n", unmeasured);
     return missed;

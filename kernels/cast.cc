@@ -39,8 +39,8 @@ std::string Hex(uintptr_t address) { return absl::StrCat("0x", absl::Hex(address
 absl::Status CheckDType(DType dtype, absl::string_view role) {
   if (IsValid(dtype)) return absl::OkStatus();
   return absl::InvalidArgumentError(absl::StrCat("the ", role, " dtype has invalid enum value ",
-                                                 static_cast<int>(dtype), "; valid values are 0 to ",
-                                                 kNumDTypes - 1));
+                                                 static_cast<int>(dtype),
+                                                 "; valid values are 0 to ", kNumDTypes - 1));
 }
 
 size_t AlignmentOf(DType dtype) {
@@ -54,9 +54,9 @@ absl::Status CheckPointer(const void* pointer, DType dtype, int64_t n, absl::str
   }
   const uintptr_t address = reinterpret_cast<uintptr_t>(pointer);
   if (address % AlignmentOf(dtype) != 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the ", role, " pointer ", Hex(address), " is not aligned to ", Name(dtype), "'s ",
-        AlignmentOf(dtype), "-byte alignment"));
+    return absl::InvalidArgumentError(absl::StrCat("the ", role, " pointer ", Hex(address),
+                                                   " is not aligned to ", Name(dtype), "'s ",
+                                                   AlignmentOf(dtype), "-byte alignment"));
   }
   return absl::OkStatus();
 }
@@ -172,9 +172,8 @@ absl::Status CastStrided(const void* src, DType from, absl::Span<const int64_t> 
                                                    src_strides.size(), " strides were given"));
   }
   if (shape.size() > static_cast<size_t>(kMaxCastRank)) {
-    return absl::InvalidArgumentError(absl::StrCat("rank ", shape.size(),
-                                                   " is above the supported maximum of ",
-                                                   kMaxCastRank));
+    return absl::InvalidArgumentError(
+        absl::StrCat("rank ", shape.size(), " is above the supported maximum of ", kMaxCastRank));
   }
   int64_t n = 1;
   // The source's lowest and highest element offsets, to bound its bytes.
@@ -187,8 +186,8 @@ absl::Status CastStrided(const void* src, DType from, absl::Span<const int64_t> 
     }
     if (shape[d] == 0) return absl::OkStatus();
     if (n > std::numeric_limits<int64_t>::max() / shape[d]) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "the shape [", absl::StrJoin(shape, ", "), "] has more than 2^63 elements"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("the shape [", absl::StrJoin(shape, ", "), "] has more than 2^63 elements"));
     }
     n *= shape[d];
     const absl::int128 reach = absl::int128(shape[d] - 1) * src_strides[d];

@@ -34,15 +34,14 @@ inline constexpr int kMaxCastRank = 8;
 // overlap (an exact alias with equal dtypes is a no-op). CUDA failures are
 // returned too (Unavailable without a CUDA build or device, Internal for a
 // failed launch); pointers must then be device memory of that ordinal.
-[[nodiscard]] absl::Status CastElements(const void* src, DType from, void* dst, DType to,
-                                        int64_t n, Device device = Device::Cpu());
+[[nodiscard]] absl::Status CastElements(const void* src, DType from, void* dst, DType to, int64_t n,
+                                        Device device = Device::Cpu());
 
 // Converts a strided view into a contiguous buffer of dst dtype `to`.
 // `shape` and `src_strides` (in elements, any sign, 0 for broadcast) have
 // equal length of at most kMaxCastRank; the output is row-major contiguous.
 // Errors as for CastElements, plus mismatched or oversized shapes.
-[[nodiscard]] absl::Status CastStrided(const void* src, DType from,
-                                       absl::Span<const int64_t> shape,
+[[nodiscard]] absl::Status CastStrided(const void* src, DType from, absl::Span<const int64_t> shape,
                                        absl::Span<const int64_t> src_strides, void* dst, DType to,
                                        Device device = Device::Cpu());
 

@@ -17,8 +17,8 @@ int Cast(const void* src, int from, void* dst, int to, int64_t n, const Device& 
          size_t error_size) {
   using c_api_internal::DTypeFromCode;
   return c_api_internal::ReportStatus(
-      CastElements(src, DTypeFromCode<DType>(from), dst, DTypeFromCode<DType>(to), n, device), error,
-      error_size);
+      CastElements(src, DTypeFromCode<DType>(from), dst, DTypeFromCode<DType>(to), n, device),
+      error, error_size);
 }
 
 }  // namespace

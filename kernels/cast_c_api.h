@@ -22,8 +22,8 @@ extern "C" {
  * on the CPU (all threads); otherwise on that CUDA device and `stream`.
  * Returns 0, or an absl::StatusCode with its message written (truncated,
  * NUL-terminated) into error[0..error_size). */
-int oneflow_promote_cast(const void* src, int from, void* dst, int to, int64_t n,
-                         int cuda_ordinal, void* stream, char* error, size_t error_size);
+int oneflow_promote_cast(const void* src, int from, void* dst, int to, int64_t n, int cuda_ordinal,
+                         void* stream, char* error, size_t error_size);
 
 /* A host framework's parallel-for (oneflow_promote::HostParallelFor in C):
  * run(state, n, grain, body, body_state) must call body(body_state, begin,

@@ -69,8 +69,8 @@ TEST(CastCApiTest, LargeHostCastsRunOnTheFrameworksPool) {
   std::vector<float> dst(n);
   char error[128] = "";
   ThreadPerRangePool pool;
-  ASSERT_EQ(oneflow_promote_cast_on_host(src.data(), 14, dst.data(), 13, n, 0, &ThreadPerRangePool::Run, &pool,
-                                         error, sizeof(error)),
+  ASSERT_EQ(oneflow_promote_cast_on_host(src.data(), 14, dst.data(), 13, n, 0,
+                                         &ThreadPerRangePool::Run, &pool, error, sizeof(error)),
             0)
       << error;
   EXPECT_EQ(pool.calls, 1);
@@ -81,11 +81,11 @@ TEST(CastCApiTest, LargeHostCastsRunOnTheFrameworksPool) {
 
   // threads 1, and casts too small to split, stay on the calling thread.
   ThreadPerRangePool unused;
-  ASSERT_EQ(oneflow_promote_cast_on_host(src.data(), 14, dst.data(), 13, n, 1, &ThreadPerRangePool::Run, &unused,
-                                         error, sizeof(error)),
+  ASSERT_EQ(oneflow_promote_cast_on_host(src.data(), 14, dst.data(), 13, n, 1,
+                                         &ThreadPerRangePool::Run, &unused, error, sizeof(error)),
             0);
-  ASSERT_EQ(oneflow_promote_cast_on_host(src.data(), 14, dst.data(), 13, 1000, 0, &ThreadPerRangePool::Run,
-                                         &unused, error, sizeof(error)),
+  ASSERT_EQ(oneflow_promote_cast_on_host(src.data(), 14, dst.data(), 13, 1000, 0,
+                                         &ThreadPerRangePool::Run, &unused, error, sizeof(error)),
             0);
   EXPECT_EQ(unused.calls, 0);
 }
@@ -96,16 +96,16 @@ TEST(CastCApiTest, HostCastsWithoutAPoolUseTheLibrarysThreads) {
   for (int64_t i = 0; i < n; ++i) src[i] = static_cast<int32_t>(i * 2654435761u);
   std::vector<float> dst(n);
   char error[128] = "";
-  ASSERT_EQ(oneflow_promote_cast_on_host(src.data(), 4, dst.data(), 13, n, 0, nullptr, nullptr, error,
-                                         sizeof(error)),
+  ASSERT_EQ(oneflow_promote_cast_on_host(src.data(), 4, dst.data(), 13, n, 0, nullptr, nullptr,
+                                         error, sizeof(error)),
             0)
       << error;
   int64_t wrong = 0;
   for (int64_t i = 0; i < n; ++i) wrong += dst[i] != static_cast<float>(src[i]);
   EXPECT_EQ(wrong, 0);
   // A negative thread count is refused by name.
-  EXPECT_EQ(oneflow_promote_cast_on_host(src.data(), 4, dst.data(), 13, n, -2, nullptr, nullptr, error,
-                                         sizeof(error)),
+  EXPECT_EQ(oneflow_promote_cast_on_host(src.data(), 4, dst.data(), 13, n, -2, nullptr, nullptr,
+                                         error, sizeof(error)),
             static_cast<int>(absl::StatusCode::kInvalidArgument));
   EXPECT_NE(std::string(error).find("cpu_threads is -2"), std::string::npos) << error;
 }

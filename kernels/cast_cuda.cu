@@ -56,7 +56,8 @@ struct PackConverter<float, BFloat16, N> {
   __device__ static void Run(const Pack<float, N>& in, Pack<BFloat16, N>& out) {
 #pragma unroll
     for (int i = 0; i < N; i += 2) {
-      const __nv_bfloat162 pair = __float22bfloat162_rn(make_float2(in.values[i], in.values[i + 1]));
+      const __nv_bfloat162 pair =
+          __float22bfloat162_rn(make_float2(in.values[i], in.values[i + 1]));
       const __nv_bfloat162_raw raw = pair;
       out.values[i].bits = raw.x;
       out.values[i + 1].bits = raw.y;
@@ -126,8 +127,8 @@ CudaResult GetDeviceInfo(int ordinal, DeviceInfo* info) {
     return {};
   }
   DeviceInfo fresh;
-  if (CudaResult r = Result(cudaDeviceGetAttribute(&fresh.sm_count,
-                                                   cudaDevAttrMultiProcessorCount, ordinal));
+  if (CudaResult r =
+          Result(cudaDeviceGetAttribute(&fresh.sm_count, cudaDevAttrMultiProcessorCount, ordinal));
       !r.ok()) {
     return r;
   }
@@ -180,8 +181,8 @@ CudaResult CudaCastContiguous(const void* src, DType from, void* dst, DType to, 
                                            reinterpret_cast<uintptr_t>(dst), sizeof(To), n);
       const int64_t blocks = PlanBlocks(plan);
       CastKernel<From, To><<<static_cast<unsigned>(blocks), kThreadsPerBlock, 0,
-                             static_cast<cudaStream_t>(stream)>>>(
-          static_cast<const From*>(src), static_cast<To*>(dst), plan);
+                             static_cast<cudaStream_t>(stream)>>>(static_cast<const From*>(src),
+                                                                  static_cast<To*>(dst), plan);
       result = LaunchResult();
     });
   });

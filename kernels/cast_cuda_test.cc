@@ -60,8 +60,8 @@ void CompareWithCpu(DType from, DType to, int64_t n, int src_offset, int dst_off
             cudaSuccess);
   ASSERT_TRUE(CastElements(host.data(), from, cpu.data(), to, n).ok());
   const int64_t diff = FirstDifference(gpu.data(), cpu.data(), to, n);
-  ASSERT_EQ(diff, -1) << Name(from) << " -> " << Name(to) << " n=" << n << " offsets "
-                      << src_offset << "," << dst_offset << " first difference at " << diff;
+  ASSERT_EQ(diff, -1) << Name(from) << " -> " << Name(to) << " n=" << n << " offsets " << src_offset
+                      << "," << dst_offset << " first difference at " << diff;
 }
 #endif
 
@@ -76,7 +76,8 @@ TEST(CastCuda, EveryPairMatchesTheCpuAtEverySizeAndOffset) {
       }
       // Element-aligned offsets on each side: peeling aligns both, or only
       // the source (stores then go element by element).
-      for (int src_offset = 0; src_offset < 16; src_offset += ItemSize(from) < 16 ? ItemSize(from) : 16) {
+      for (int src_offset = 0; src_offset < 16;
+           src_offset += ItemSize(from) < 16 ? ItemSize(from) : 16) {
         for (int dst_offset : {0, static_cast<int>(ItemSize(to) % 16)}) {
           CompareWithCpu(from, to, 1000, src_offset, dst_offset, rng);
         }
@@ -113,7 +114,8 @@ TEST(CastCuda, StridedViewsMatchTheCpu) {
       std::vector<char> host(storage * ItemSize(from) * 2);
       FillRandom(host.data(), from, storage * 2, rng);
       DeviceBuffer src(host.size()), dst(n * ItemSize(to));
-      ASSERT_EQ(cudaMemcpy(src.data, host.data(), host.size(), cudaMemcpyHostToDevice), cudaSuccess);
+      ASSERT_EQ(cudaMemcpy(src.data, host.data(), host.size(), cudaMemcpyHostToDevice),
+                cudaSuccess);
       const char* host_base = host.data() - low * static_cast<int64_t>(ItemSize(from));
       const char* device_base = src.at(0) - low * static_cast<int64_t>(ItemSize(from));
       std::vector<char> cpu(n * ItemSize(to)), gpu(n * ItemSize(to));

@@ -105,11 +105,14 @@ TEST(CpuCastKernels, DispatchFindsEverySetTheProcessorRuns) {
     }
     if (!absl::StartsWith(line, "flags")) GTEST_SKIP() << "no flags line in /proc/cpuinfo";
     const std::vector<std::string> flags = absl::StrSplit(line.substr(line.find(':') + 1), ' ');
-    const auto has = [&](absl::string_view flag) { return std::find(flags.begin(), flags.end(), flag) != flags.end(); };
+    const auto has = [&](absl::string_view flag) {
+      return std::find(flags.begin(), flags.end(), flag) != flags.end();
+    };
     if (has("avx2") && has("f16c")) expected.push_back("avx2");
     expected.push_back("baseline");
 #else
-    GTEST_SKIP() << "no expectation for this architecture without ONEFLOW_PROMOTE_EXPECT_CPU_KERNELS";
+    GTEST_SKIP()
+        << "no expectation for this architecture without ONEFLOW_PROMOTE_EXPECT_CPU_KERNELS";
 #endif
   }
   std::vector<std::string> found;
@@ -136,8 +139,7 @@ TEST(CastElements, RejectsBadArgumentsWithClearErrors) {
   // Overlap: in place with a different dtype, and a partial overlap.
   ExpectError(CastElements(f, DType::kFloat32, f, DType::kInt32, 8), "overlap");
   ExpectError(CastElements(b, DType::kInt8, b + 4, DType::kInt8, 8), "overlap");
-  ExpectError(CastElements(f, DType::kFloat32, b, DType::kInt8, 1, Device::Cpu(-2)),
-              "cpu_threads");
+  ExpectError(CastElements(f, DType::kFloat32, b, DType::kInt8, 1, Device::Cpu(-2)), "cpu_threads");
   // No-ops.
   EXPECT_TRUE(CastElements(nullptr, DType::kFloat32, nullptr, DType::kInt8, 0).ok());
   EXPECT_TRUE(CastElements(f, DType::kFloat32, f, DType::kFloat32, 8).ok());
@@ -278,7 +280,8 @@ TEST(CastElements, Float64RoundsOnceToSixteenBitFloats) {
     const auto n = static_cast<int64_t>(values.size());
     ExpectCastEqualsOneElementAtATime(values.data(), DType::kFloat64, to, n);
     if (to == DType::kFloat16) {
-      ExpectCastEqualsOneElementAtATime(values.data(), DType::kComplex128, DType::kComplex32, n / 2);
+      ExpectCastEqualsOneElementAtATime(values.data(), DType::kComplex128, DType::kComplex32,
+                                        n / 2);
     }
   }
 }
@@ -322,7 +325,8 @@ TEST(CastElements, FloatToIntegerWithAndWithoutOutOfRangeLanes) {
 // (the inputs where rounding to float32 or narrower shows), and at one
 // position in about forty one of the specials (values at the edges where
 // a conversion's exactness changes).
-std::vector<int64_t> MostlySmallIntegers(int64_t n, int max_length, const std::vector<int64_t>& specials,
+std::vector<int64_t> MostlySmallIntegers(int64_t n, int max_length,
+                                         const std::vector<int64_t>& specials,
                                          std::mt19937_64& rng) {
   std::vector<int64_t> values(n);
   for (int64_t& v : values) {
@@ -337,7 +341,8 @@ std::vector<int64_t> MostlySmallIntegers(int64_t n, int max_length, const std::v
       const uint64_t below = (uint64_t{1} << position) - 1;
       const uint64_t half = uint64_t{1} << (position - 1);
       const uint64_t patterns[] = {half, half - 1, half + 1};
-      magnitude = (magnitude & ~below) | (patterns[rng() % 3] & below) | (uint64_t{1} << (length - 1));
+      magnitude =
+          (magnitude & ~below) | (patterns[rng() % 3] & below) | (uint64_t{1} << (length - 1));
     }
     v = rng() % 2 == 0 ? static_cast<int64_t>(magnitude) : -static_cast<int64_t>(magnitude);
   }
@@ -346,7 +351,8 @@ std::vector<int64_t> MostlySmallIntegers(int64_t n, int max_length, const std::v
 
 // Casts n values of values_dtype (which fit in `from`) to `from` and from
 // there to every dtype, against convert.h one element at a time.
-void ExpectEveryDestinationEqualsOneElementAtATime(const void* values, DType values_dtype, int64_t n, DType from) {
+void ExpectEveryDestinationEqualsOneElementAtATime(const void* values, DType values_dtype,
+                                                   int64_t n, DType from) {
   std::vector<char> src(n * ItemSize(from));
   ASSERT_TRUE(CastElements(values, values_dtype, src.data(), from, n).ok());
   for (DType to : kAllDTypes) ExpectCastEqualsOneElementAtATime(src.data(), from, to, n);
@@ -354,8 +360,8 @@ void ExpectEveryDestinationEqualsOneElementAtATime(const void* values, DType val
 
 // The same for int64 values.
 void ExpectEveryDestinationEqualsOneElementAtATime(const std::vector<int64_t>& values, DType from) {
-  ExpectEveryDestinationEqualsOneElementAtATime(values.data(), DType::kInt64, static_cast<int64_t>(values.size()),
-                                                from);
+  ExpectEveryDestinationEqualsOneElementAtATime(values.data(), DType::kInt64,
+                                                static_cast<int64_t>(values.size()), from);
 }
 
 // int64 values on either side of 2^51 and 2^53, past which float64 holds
@@ -370,8 +376,8 @@ TEST(CastElements, Int64WithAndWithoutLanesPast2To51) {
                                          std::numeric_limits<int64_t>::max(),
                                          std::numeric_limits<int64_t>::min(),
                                          (int64_t{1} << 62) + (int64_t{1} << 38)};  // a float32 tie
-  ExpectEveryDestinationEqualsOneElementAtATime(MostlySmallIntegers((int64_t{1} << 16) + 5, 52, specials, rng),
-                                                DType::kInt64);
+  ExpectEveryDestinationEqualsOneElementAtATime(
+      MostlySmallIntegers((int64_t{1} << 16) + 5, 52, specials, rng), DType::kInt64);
 }
 
 // int32 and int64 values on either side of 2^24, past which float32 rounds
@@ -391,8 +397,8 @@ TEST(CastElements, IntegerWithAndWithoutLanesPast2To24) {
                                          std::numeric_limits<int32_t>::max(),
                                          std::numeric_limits<int32_t>::min()};
   for (DType from : {DType::kInt32, DType::kInt64}) {
-    ExpectEveryDestinationEqualsOneElementAtATime(MostlySmallIntegers((int64_t{1} << 16) + 5, 26, specials, rng),
-                                                  from);
+    ExpectEveryDestinationEqualsOneElementAtATime(
+        MostlySmallIntegers((int64_t{1} << 16) + 5, 26, specials, rng), from);
   }
 }
 
@@ -400,8 +406,8 @@ TEST(CastElements, IntegerWithAndWithoutLanesPast2To24) {
 TEST(CastElements, Int16WithAndWithoutLanesPast256) {
   std::mt19937_64 rng(10);
   const std::vector<int64_t> specials = {255, 256, -256, -257, 257, 259, -259, 32767, -32768};
-  ExpectEveryDestinationEqualsOneElementAtATime(MostlySmallIntegers((int64_t{1} << 16) + 5, 10, specials, rng),
-                                                DType::kInt16);
+  ExpectEveryDestinationEqualsOneElementAtATime(
+      MostlySmallIntegers((int64_t{1} << 16) + 5, 10, specials, rng), DType::kInt16);
 }
 
 // float16, bfloat16 and complex32 values of float16's normal range, either
@@ -446,11 +452,12 @@ TEST(CastElements, SixteenBitFloatsWithAndWithoutLanesPastFloat16sNormalRange) {
 TEST(CastElements, LargeThreadedCastsEqualOneThread) {
   std::mt19937_64 rng(2);
   const int64_t n = (int64_t{1} << 22) + 5;
-  for (auto [from, to] : std::vector<std::pair<DType, DType>>{{DType::kFloat32, DType::kFloat16},
-                                                             {DType::kFloat64, DType::kBFloat16},
-                                                             {DType::kInt64, DType::kInt8},
-                                                             {DType::kFloat32, DType::kInt32},
-                                                             {DType::kComplex64, DType::kFloat64}}) {
+  for (auto [from, to] :
+       std::vector<std::pair<DType, DType>>{{DType::kFloat32, DType::kFloat16},
+                                            {DType::kFloat64, DType::kBFloat16},
+                                            {DType::kInt64, DType::kInt8},
+                                            {DType::kFloat32, DType::kInt32},
+                                            {DType::kComplex64, DType::kFloat64}}) {
     std::vector<char> src(n * ItemSize(from));
     FillRandom(src.data(), from, n, rng);
     const std::vector<char> expected = ElementByElement(src.data(), from, to, n);
@@ -471,9 +478,9 @@ TEST(CastElements, HostPoolRunsLargeCallsWithTheSameResults) {
   std::mt19937_64 rng(4);
   const int64_t n = (int64_t{1} << 22) + 5;
   for (auto [from, to] : std::vector<std::pair<DType, DType>>{{DType::kFloat32, DType::kFloat16},
-                                                             {DType::kInt8, DType::kFloat32},
-                                                             {DType::kInt64, DType::kInt8},
-                                                             {DType::kInt32, DType::kInt32}}) {
+                                                              {DType::kInt8, DType::kFloat32},
+                                                              {DType::kInt64, DType::kInt8},
+                                                              {DType::kInt32, DType::kInt32}}) {
     std::vector<char> src(n * ItemSize(from));
     FillRandom(src.data(), from, n, rng);
     const std::vector<char> expected = ElementByElement(src.data(), from, to, n);
@@ -482,7 +489,8 @@ TEST(CastElements, HostPoolRunsLargeCallsWithTheSameResults) {
       const cast_internal::ForcedStoreKind forced(store);
       ThreadPerRangePool pool;
       std::vector<char> out(n * ItemSize(to));
-      ASSERT_TRUE(CastElements(src.data(), from, out.data(), to, n, Device::Cpu(0, pool.Hook())).ok());
+      ASSERT_TRUE(
+          CastElements(src.data(), from, out.data(), to, n, Device::Cpu(0, pool.Hook())).ok());
       EXPECT_EQ(FirstDifference(out.data(), expected.data(), to, n), -1) << Name(from) << Name(to);
       EXPECT_EQ(pool.calls, 1) << Name(from) << Name(to);
       EXPECT_EQ(pool.elements, n) << Name(from) << Name(to);
@@ -561,13 +569,16 @@ TEST(CastElements, LastLevelCacheMatchesSysfs) {
 #endif
   int64_t largest = 0;
   for (int index = 0;; ++index) {
-    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+    const std::string dir =
+        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
     std::ifstream type_file(dir + "type"), size_file(dir + "size");
     std::string type, size;
     if (!(type_file >> type) || !(size_file >> size)) break;
     if (type == "Instruction") continue;
     int64_t kib = 0;
-    ASSERT_TRUE(absl::EndsWith(size, "K") && absl::SimpleAtoi(size.substr(0, size.size() - 1), &kib)) << size;
+    ASSERT_TRUE(absl::EndsWith(size, "K") &&
+                absl::SimpleAtoi(size.substr(0, size.size() - 1), &kib))
+        << size;
     largest = std::max(largest, kib * 1024);
   }
   if (largest == 0) GTEST_SKIP() << "no cache entries in sysfs";
@@ -608,11 +619,16 @@ TEST(CastElements, StreamedDestinationsEqualOneElementAtATime) {
   std::mt19937_64 rng(5);
   const auto twice_as_wide = [](DType to) -> std::optional<DType> {
     switch (ItemSize(to)) {
-      case 1: return DType::kInt16;
-      case 2: return DType::kInt32;
-      case 4: return DType::kFloat64;
-      case 8: return DType::kComplex128;
-      default: return std::nullopt;
+      case 1:
+        return DType::kInt16;
+      case 2:
+        return DType::kInt32;
+      case 4:
+        return DType::kFloat64;
+      case 8:
+        return DType::kComplex128;
+      default:
+        return std::nullopt;
     }
   };
   std::vector<std::pair<DType, DType>> pairs;
@@ -633,7 +649,8 @@ TEST(CastElements, StreamedDestinationsEqualOneElementAtATime) {
   constexpr int64_t n = 2 * (int64_t{1} << 16) + 777;
   for (auto [from, to] : pairs) {
     const int64_t item = static_cast<int64_t>(ItemSize(to));
-    const int64_t source_pages = (n * static_cast<int64_t>(ItemSize(from)) + kPage - 1) / kPage * kPage;
+    const int64_t source_pages =
+        (n * static_cast<int64_t>(ItemSize(from)) + kPage - 1) / kPage * kPage;
     std::vector<char> buffer(kPage + source_pages + n * item + kHeadBytes);
     char* const src = buffer.data() + (kPage - reinterpret_cast<uintptr_t>(buffer.data()) % kPage);
     FillTieHeavy(src, from, n, rng);
@@ -645,10 +662,12 @@ TEST(CastElements, StreamedDestinationsEqualOneElementAtATime) {
         for (int64_t offset = 0; offset < kHeadBytes; offset += item) {
           for (const int threads : {1, 0}) {
             std::memset(destinations, 0, n * item + kHeadBytes);
-            ASSERT_TRUE(CastElements(src, from, destinations + offset, to, n, Device::Cpu(threads)).ok());
+            ASSERT_TRUE(
+                CastElements(src, from, destinations + offset, to, n, Device::Cpu(threads)).ok());
             const int64_t at = FirstDifference(destinations + offset, expected.data(), to, n);
-            EXPECT_EQ(at, -1) << Name(from) << " -> " << Name(to) << " offset " << offset << " threads "
-                              << threads << (kind == StoreKind::kStreaming ? " streamed" : " ordinary")
+            EXPECT_EQ(at, -1) << Name(from) << " -> " << Name(to) << " offset " << offset
+                              << " threads " << threads
+                              << (kind == StoreKind::kStreaming ? " streamed" : " ordinary")
                               << " element " << at;
           }
         }
@@ -679,9 +698,10 @@ std::vector<int64_t> GatherOffsets(const std::vector<int64_t>& shape,
 
 TEST(CastStrided, RandomViewsOfEveryRankEqualAGather) {
   std::mt19937_64 rng(3);
-  const DType pairs[][2] = {{DType::kInt8, DType::kFloat32},     {DType::kFloat32, DType::kFloat16},
-                            {DType::kFloat64, DType::kInt64},    {DType::kComplex64, DType::kBool},
-                            {DType::kBFloat16, DType::kFloat8E5M2}, {DType::kInt32, DType::kInt32}};
+  const DType pairs[][2] = {
+      {DType::kInt8, DType::kFloat32},        {DType::kFloat32, DType::kFloat16},
+      {DType::kFloat64, DType::kInt64},       {DType::kComplex64, DType::kBool},
+      {DType::kBFloat16, DType::kFloat8E5M2}, {DType::kInt32, DType::kInt32}};
   for (int trial = 0; trial < 400; ++trial) {
     const int rank = 1 + static_cast<int>(rng() % kMaxCastRank);
     std::vector<int64_t> shape(rank), strides(rank);
@@ -709,7 +729,8 @@ TEST(CastStrided, RandomViewsOfEveryRankEqualAGather) {
       FillRandom(storage.data(), from, high - low + 1, rng);
       const char* base = storage.data() - low * static_cast<int64_t>(item);
       std::vector<char> gathered(n * item);
-      for (int64_t i = 0; i < n; ++i) std::memcpy(&gathered[i * item], base + offsets[i] * item, item);
+      for (int64_t i = 0; i < n; ++i)
+        std::memcpy(&gathered[i * item], base + offsets[i] * item, item);
       const std::vector<char> expected = ElementByElement(gathered.data(), from, to, n);
       ForEachCpuKernelSet([&] {
         std::vector<char> got(n * ItemSize(to));

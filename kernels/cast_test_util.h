@@ -49,7 +49,8 @@ struct ThreadPerRangePool {
   std::atomic<int> calls{0};
   std::atomic<int64_t> elements{0};
 
-  static void Run(void* state, int64_t n, int64_t grain, HostParallelFor::Body body, void* body_state) {
+  static void Run(void* state, int64_t n, int64_t grain, HostParallelFor::Body body,
+                  void* body_state) {
     auto* pool = static_cast<ThreadPerRangePool*>(state);
     ++pool->calls;
     std::vector<std::thread> threads;

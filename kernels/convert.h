@@ -65,10 +65,10 @@ ONEFLOW_PROMOTE_CONVERT_INLINE uint32_t Select(bool condition, uint32_t if_true,
 
 // How a narrow format spends its special encodings.
 enum class Specials {
-  kIeee,             // all-ones exponent: inf and NaNs; overflow gives inf
-  kFiniteSaturating, // S.1111.111 is NaN, no inf; overflow saturates (float8_e4m3fn)
-  kUnsignedZeroNaN,  // 1000.0000 is the only NaN, no -0, no inf; overflow gives NaN (fnuz)
-  kExponentOnly,     // an unsigned power of two, all ones NaN (float8_e8m0fnu)
+  kIeee,              // all-ones exponent: inf and NaNs; overflow gives inf
+  kFiniteSaturating,  // S.1111.111 is NaN, no inf; overflow saturates (float8_e4m3fn)
+  kUnsignedZeroNaN,   // 1000.0000 is the only NaN, no -0, no inf; overflow gives NaN (fnuz)
+  kExponentOnly,      // an unsigned power of two, all ones NaN (float8_e8m0fnu)
 };
 
 // A binary floating format narrower than float32, described by its fields.
@@ -84,14 +84,14 @@ struct MiniFloatFormat {
   static constexpr uint32_t kMagnitudeMask = (1u << kSignShift) - 1;
   static constexpr uint32_t kInfBits = ((1u << kExponentBits) - 1) << kMantissaBits;
   // The largest finite magnitude, and what a larger rounded magnitude becomes.
-  static constexpr uint32_t kLargestFiniteBits =
-      kSpecials == Specials::kIeee ? kInfBits - 1
-      : kSpecials == Specials::kFiniteSaturating ? kMagnitudeMask - 1
-                                                 : kMagnitudeMask;
-  static constexpr uint32_t kOverflowBits =
-      kSpecials == Specials::kIeee ? kInfBits
-      : kSpecials == Specials::kFiniteSaturating ? kLargestFiniteBits
-                                                 : kNaNBits;
+  static constexpr uint32_t kLargestFiniteBits = kSpecials == Specials::kIeee ? kInfBits - 1
+                                                 : kSpecials == Specials::kFiniteSaturating
+                                                     ? kMagnitudeMask - 1
+                                                     : kMagnitudeMask;
+  static constexpr uint32_t kOverflowBits = kSpecials == Specials::kIeee ? kInfBits
+                                            : kSpecials == Specials::kFiniteSaturating
+                                                ? kLargestFiniteBits
+                                                : kNaNBits;
 };
 
 template <typename T>
@@ -113,10 +113,9 @@ struct FormatOf<Float8E8M0FNU> : MiniFloatFormat<8, 0, Specials::kExponentOnly, 
 
 template <typename T>
 inline constexpr bool kIsMiniFloat =
-    std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16> ||
-    std::is_same_v<T, Float8E4M3FN> || std::is_same_v<T, Float8E5M2> ||
-    std::is_same_v<T, Float8E4M3FNUZ> || std::is_same_v<T, Float8E5M2FNUZ> ||
-    std::is_same_v<T, Float8E8M0FNU>;
+    std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16> || std::is_same_v<T, Float8E4M3FN> ||
+    std::is_same_v<T, Float8E5M2> || std::is_same_v<T, Float8E4M3FNUZ> ||
+    std::is_same_v<T, Float8E5M2FNUZ> || std::is_same_v<T, Float8E8M0FNU>;
 
 template <typename T>
 struct IsComplex : std::false_type {};

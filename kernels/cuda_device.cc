@@ -8,11 +8,11 @@
 
 #if ONEFLOW_PROMOTE_HAVE_CUDA
 extern "C" int OneflowPromoteCudaDeviceCount(int* count, const char** error);
-extern "C" int OneflowPromoteCudaMalloc(void** pointer, long long bytes, int ordinal,
-                                        void* stream, int* pooled, const char** error);
+extern "C" int OneflowPromoteCudaMalloc(void** pointer, long long bytes, int ordinal, void* stream,
+                                        int* pooled, const char** error);
 extern "C" void OneflowPromoteCudaFree(void* pointer, void* stream, int pooled);
-extern "C" int OneflowPromoteCudaIsDeviceMemory(const void* pointer, int ordinal,
-                                                int* is_device, const char** error);
+extern "C" int OneflowPromoteCudaIsDeviceMemory(const void* pointer, int ordinal, int* is_device,
+                                                const char** error);
 extern "C" int OneflowPromoteCudaMemcpy(void* dst, const void* src, long long bytes, int direction,
                                         const char** error);
 #endif
@@ -34,7 +34,7 @@ absl::StatusOr<int> CudaDeviceCount() {
 }
 
 absl::StatusOr<std::shared_ptr<std::byte[]>> AllocateCudaBuffer(int64_t bytes, int ordinal,
-                                                                 void* stream) {
+                                                                void* stream) {
 #if ONEFLOW_PROMOTE_HAVE_CUDA
   void* pointer = nullptr;
   int pooled = 0;
@@ -61,9 +61,9 @@ absl::Status CheckCudaMemory(const void* pointer, int ordinal, absl::string_view
     return absl::UnavailableError(absl::StrCat("CUDA device ", ordinal, ": ", error));
   }
   if (is_device) return absl::OkStatus();
-  return absl::InvalidArgumentError(
-      absl::StrCat(role, " pointer 0x", absl::Hex(reinterpret_cast<uintptr_t>(pointer)),
-                   " is not memory of CUDA device ", ordinal));
+  return absl::InvalidArgumentError(absl::StrCat(role, " pointer 0x",
+                                                 absl::Hex(reinterpret_cast<uintptr_t>(pointer)),
+                                                 " is not memory of CUDA device ", ordinal));
 #else
   (void)pointer, (void)role;
   return absl::UnavailableError(

@@ -13,8 +13,8 @@ extern "C" int OneflowPromoteCudaDeviceCount(int* count, const char** error) {
 // that allocating and freeing neither waits for the device nor breaks a
 // CUDA graph capture; plain cudaMalloc on devices without them. *pooled
 // says which, for OneflowPromoteCudaFree.
-extern "C" int OneflowPromoteCudaMalloc(void** pointer, long long bytes, int ordinal,
-                                        void* stream, int* pooled, const char** error) {
+extern "C" int OneflowPromoteCudaMalloc(void** pointer, long long bytes, int ordinal, void* stream,
+                                        int* pooled, const char** error) {
   int previous = 0;
   cudaGetDevice(&previous);
   cudaError_t status = cudaSetDevice(ordinal);

@@ -23,9 +23,9 @@ void CheckPlan(uintptr_t src, int from_size, uintptr_t dst, int to_size, int64_t
                int64_t num_blocks) {
   const CastLaunchPlan plan = PlanCast(src, from_size, dst, to_size, n);
   if (num_blocks == 0) num_blocks = PlanBlocks(plan);
-  const std::string where = ::testing::PrintToString(std::vector<int64_t>{
-      static_cast<int64_t>(src % 16), from_size, static_cast<int64_t>(dst % 16), to_size, n,
-      num_blocks});
+  const std::string where = ::testing::PrintToString(
+      std::vector<int64_t>{static_cast<int64_t>(src % 16), from_size,
+                           static_cast<int64_t>(dst % 16), to_size, n, num_blocks});
   ASSERT_EQ(plan.vector_width, 16 / std::max(from_size, to_size)) << where;
   const uintptr_t src_vector = plan.vector_width * from_size;
   const uintptr_t dst_vector = plan.vector_width * to_size;
@@ -75,8 +75,7 @@ TEST(LaunchPlan, EveryElementOnceAtEveryAlignmentAndSize) {
         for (int dst_offset = 0; dst_offset < 16; dst_offset += to_size) {
           for (int64_t n : {0, 1, 2, 3, 15, 16, 17, 31, 33, 100, 257, 1000}) {
             for (int64_t blocks : {0, 1, 3}) {
-              CheckPlan(0x10000 + src_offset, from_size, 0x90000 + dst_offset, to_size, n,
-                        blocks);
+              CheckPlan(0x10000 + src_offset, from_size, 0x90000 + dst_offset, to_size, n, blocks);
             }
           }
         }

@@ -30,16 +30,14 @@ absl::StatusOr<DType> ParseDType(absl::string_view name) {
   }
   std::vector<absl::string_view> names;
   for (DType dtype : kAllDTypes) names.push_back(Name(dtype));
-  return absl::InvalidArgumentError(absl::StrCat("unknown dtype '", name,
-                                                 "'; expected one of: ",
-                                                 absl::StrJoin(names, ", ")));
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown dtype '", name, "'; expected one of: ", absl::StrJoin(names, ", ")));
 }
 
 absl::StatusOr<DType> DTypeFromRaw(int raw) {
   if (raw < 0 || raw >= kNumDTypes) {
-    return absl::InvalidArgumentError(absl::StrCat("invalid dtype enum value ", raw,
-                                                   "; valid values are 0 to ",
-                                                   kNumDTypes - 1));
+    return absl::InvalidArgumentError(
+        absl::StrCat("invalid dtype enum value ", raw, "; valid values are 0 to ", kNumDTypes - 1));
   }
   return static_cast<DType>(raw);
 }

@@ -97,7 +97,7 @@ namespace oneflow_promote {
 template <typename T>
 struct DTypeOf;
 #define ONEFLOW_PROMOTE_DTYPE_OF(e, name, type, category) \
-  template <>                                            \
+  template <>                                             \
   struct DTypeOf<type> : std::integral_constant<DType, DType::e> {};
 ONEFLOW_PROMOTE_FOR_EACH_DTYPE(ONEFLOW_PROMOTE_DTYPE_OF)
 #undef ONEFLOW_PROMOTE_DTYPE_OF

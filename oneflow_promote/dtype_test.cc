@@ -5,22 +5,24 @@
 #include <set>
 #include <string>
 
-#include "fmt/format.h"
-#include "oneflow_promote/dtype_format.h"
 #include "absl/strings/str_cat.h"
+#include "fmt/format.h"
 #include "gtest/gtest.h"
+#include "oneflow_promote/dtype_format.h"
 
 namespace oneflow_promote {
 namespace {
 
 // PyTorch 2.15's names (torch.<name>) for the dtypes of the library's scope.
 TEST(DType, TwentyTwoDTypesWithPyTorchsNames) {
-  const char* expected[] = {"bool",          "uint8",           "int8",           "int16",
-                            "int32",         "int64",           "uint16",         "uint32",
-                            "uint64",        "float8_e4m3fn",   "float8_e5m2",    "float16",
-                            "bfloat16",      "float32",         "float64",        "complex32",
-                            "complex64",     "complex128",      "bcomplex32",     "float8_e4m3fnuz",
-                            "float8_e5m2fnuz", "float8_e8m0fnu"};
+  const char* expected[] = {"bool",          "uint8",           "int8",
+                            "int16",         "int32",           "int64",
+                            "uint16",        "uint32",          "uint64",
+                            "float8_e4m3fn", "float8_e5m2",     "float16",
+                            "bfloat16",      "float32",         "float64",
+                            "complex32",     "complex64",       "complex128",
+                            "bcomplex32",    "float8_e4m3fnuz", "float8_e5m2fnuz",
+                            "float8_e8m0fnu"};
   ASSERT_EQ(kNumDTypes, 22);
   std::set<std::string> ours;
   for (DType d : kAllDTypes) ours.insert(std::string(Name(d)));
@@ -110,10 +112,10 @@ TEST(DType, ForeignEnumValuesAreValidated) {
 }
 
 TEST(DType, VisitDTypeSeesTheStorageType) {
-  EXPECT_EQ(VisitDType(DType::kFloat64, [](auto tag) {
-              return std::is_same_v<typename decltype(tag)::type, double>;
-            }),
-            true);
+  EXPECT_EQ(
+      VisitDType(DType::kFloat64,
+                 [](auto tag) { return std::is_same_v<typename decltype(tag)::type, double>; }),
+      true);
   static_assert(DTypeOf<Complex<float>>::value == DType::kComplex64);
   static_assert(DTypeOf<int16_t>::value == DType::kInt16);
   for (DType d : kAllDTypes) {

@@ -152,8 +152,8 @@ TEST(Lattice, TorchCoreIsACompleteLatticeWithBoolAtTheBottom) {
 TEST(Lattice, TorchUnsignedGuardIsNotAssociative) {
   const Policy t = Policy::kTorch;
   EXPECT_FALSE(Fold(PromoteTypes(DType::kUInt16, DType::kInt8, t), DType::kFloat32, t).ok());
-  const Promotion right = PromoteTypes(DType::kUInt16,
-                                       PromoteTypes(DType::kInt8, DType::kFloat32, t).dtype(), t);
+  const Promotion right =
+      PromoteTypes(DType::kUInt16, PromoteTypes(DType::kInt8, DType::kFloat32, t).dtype(), t);
   ASSERT_TRUE(right.ok());
   EXPECT_EQ(right.dtype(), DType::kFloat32);
 }
@@ -166,8 +166,7 @@ TEST(Lattice, ErrorsNameBothDTypes) {
   EXPECT_EQ(f8.message(),
             "Promotion for Float8 Types is not supported, attempted to promote float8_e4m3fn "
             "and float16");
-  const absl::Status u =
-      PromoteTypes(DType::kUInt32, DType::kInt64, Policy::kTorch).status();
+  const absl::Status u = PromoteTypes(DType::kUInt32, DType::kInt64, Policy::kTorch).status();
   EXPECT_NE(u.message().find("uint32 and int64"), std::string::npos);
   const absl::Status outside =
       PromoteTypes(DType::kFloat16, DType::kFloat16, Policy::kArrayApi).status();

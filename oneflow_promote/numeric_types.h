@@ -78,9 +78,8 @@ struct PartOf<Complex<P>> {
 };
 
 static_assert(sizeof(Float16) == 2 && sizeof(BFloat16) == 2, "16-bit storage");
-static_assert(sizeof(Float8E4M3FN) == 1 && sizeof(Float8E5M2) == 1 &&
-                  sizeof(Float8E4M3FNUZ) == 1 && sizeof(Float8E5M2FNUZ) == 1 &&
-                  sizeof(Float8E8M0FNU) == 1,
+static_assert(sizeof(Float8E4M3FN) == 1 && sizeof(Float8E5M2) == 1 && sizeof(Float8E4M3FNUZ) == 1 &&
+                  sizeof(Float8E5M2FNUZ) == 1 && sizeof(Float8E8M0FNU) == 1,
               "8-bit storage");
 static_assert(sizeof(Complex<Float16>) == 4 && alignof(Complex<Float16>) == 4, "complex32");
 static_assert(sizeof(Complex<BFloat16>) == 4 && alignof(Complex<BFloat16>) == 4, "bcomplex32");

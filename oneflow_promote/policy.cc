@@ -79,8 +79,8 @@ constexpr auto DTypesOf() {
 
 // The Array API's, in the standard's order (bool, signed, unsigned, ...).
 constexpr DType kArrayApiDTypes[] = {
-    DType::kBool,    DType::kInt8,    DType::kInt16,     DType::kInt32,      DType::kInt64,
-    DType::kUInt8,   DType::kUInt16,  DType::kUInt32,    DType::kUInt64,     DType::kFloat32,
+    DType::kBool,    DType::kInt8,      DType::kInt16,      DType::kInt32,  DType::kInt64,
+    DType::kUInt8,   DType::kUInt16,    DType::kUInt32,     DType::kUInt64, DType::kFloat32,
     DType::kFloat64, DType::kComplex64, DType::kComplex128,
 };
 static_assert(std::size(kArrayApiDTypes) == DTypesOf<Policy::kArrayApi>().size());
@@ -96,12 +96,18 @@ std::string DescribeDType(DType dtype) {
 
 absl::string_view PolicyName(Policy policy) {
   switch (policy) {
-    case Policy::kTorch: return "torch";
-    case Policy::kArrayApi: return "array_api";
-    case Policy::kNumpy: return "numpy";
-    case Policy::kJax: return "jax";
-    case Policy::kJaxX32: return "jax_x32";
-    case Policy::kJaxStrict: return "jax_strict";
+    case Policy::kTorch:
+      return "torch";
+    case Policy::kArrayApi:
+      return "array_api";
+    case Policy::kNumpy:
+      return "numpy";
+    case Policy::kJax:
+      return "jax";
+    case Policy::kJaxX32:
+      return "jax_x32";
+    case Policy::kJaxStrict:
+      return "jax_strict";
   }
   return "invalid";
 }
@@ -118,12 +124,16 @@ absl::StatusOr<Policy> ParsePolicy(absl::string_view name) {
 
 absl::Span<const DType> PolicyDTypes(Policy policy) {
   switch (policy) {
-    case Policy::kTorch: return kAllDTypes;
-    case Policy::kArrayApi: return kArrayApiDTypes;
-    case Policy::kNumpy: return kNumpyDTypes;
+    case Policy::kTorch:
+      return kAllDTypes;
+    case Policy::kArrayApi:
+      return kArrayApiDTypes;
+    case Policy::kNumpy:
+      return kNumpyDTypes;
     case Policy::kJax:
     case Policy::kJaxX32:
-    case Policy::kJaxStrict: return kJaxDTypes;
+    case Policy::kJaxStrict:
+      return kJaxDTypes;
   }
   return {};
 }
@@ -157,18 +167,18 @@ absl::Status Promotion::status() const {
       return absl::InvalidArgumentError(
           absl::StrCat("cannot promote ", a, " and ", b, ": not a valid dtype"));
     case PromotionError::kInvalidPolicy:
-      return absl::InvalidArgumentError(absl::StrCat("cannot promote ", a, " and ", b,
-                                                     ": policy ", static_cast<int>(policy_),
+      return absl::InvalidArgumentError(absl::StrCat("cannot promote ", a, " and ", b, ": policy ",
+                                                     static_cast<int>(policy_),
                                                      " is not a valid policy"));
     case PromotionError::kNotInPolicy: {
       const DType outside = policy_internal::InPolicy(a_, policy_) ? b_ : a_;
-      return absl::InvalidArgumentError(absl::StrCat(
-          DescribeDType(outside), " is not a dtype of the ", PolicyName(policy_),
-          " policy, so ", a, " and ", b, " cannot be type promoted together"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(DescribeDType(outside), " is not a dtype of the ", PolicyName(policy_),
+                       " policy, so ", a, " and ", b, " cannot be type promoted together"));
     }
     case PromotionError::kNoCommonType:
-      return absl::InvalidArgumentError(policy_internal::NoPromotionMessage(
-          a, b, IsFloat8(a_) || IsFloat8(b_), policy_));
+      return absl::InvalidArgumentError(
+          policy_internal::NoPromotionMessage(a, b, IsFloat8(a_) || IsFloat8(b_), policy_));
     case PromotionError::kFloat8:
       return absl::InvalidArgumentError(absl::StrCat(
           "Promotion for Float8 Types is not supported, attempted to promote ", a, " and ", b));

@@ -78,12 +78,12 @@ using NumpyOrder = Order<kNumpyEdges>;
 // Why two dtypes have no promotion.
 enum class PromotionError : uint8_t {
   kNone,
-  kInvalidDType,        // an enum value outside DType (foreign ABI)
-  kNotInPolicy,         // a dtype the policy does not define (Array API float16)
-  kNoCommonType,        // no common upper bound in the lattice
-  kFloat8,              // torch: float8 with anything else
-  kBarebonesUnsigned,   // torch: uint16/32/64 with a non-floating dtype
-  kInvalidPolicy,       // a Policy value outside the enum (foreign ABI)
+  kInvalidDType,       // an enum value outside DType (foreign ABI)
+  kNotInPolicy,        // a dtype the policy does not define (Array API float16)
+  kNoCommonType,       // no common upper bound in the lattice
+  kFloat8,             // torch: float8 with anything else
+  kBarebonesUnsigned,  // torch: uint16/32/64 with a non-floating dtype
+  kInvalidPolicy,      // a Policy value outside the enum (foreign ABI)
 };
 
 // The outcome of PromoteTypes: a dtype, or an error that remembers the pair.
@@ -162,11 +162,16 @@ using PromotionTable = std::array<std::array<uint8_t, kNumDTypes>, kNumDTypes>;
 [[nodiscard]] constexpr DType CanonicalDType(DType dtype, Policy policy) {
   if (policy != Policy::kJaxX32) return dtype;
   switch (dtype) {
-    case DType::kInt64: return DType::kInt32;
-    case DType::kUInt64: return DType::kUInt32;
-    case DType::kFloat64: return DType::kFloat32;
-    case DType::kComplex128: return DType::kComplex64;
-    default: return dtype;
+    case DType::kInt64:
+      return DType::kInt32;
+    case DType::kUInt64:
+      return DType::kUInt32;
+    case DType::kFloat64:
+      return DType::kFloat32;
+    case DType::kComplex128:
+      return DType::kComplex64;
+    default:
+      return dtype;
   }
 }
 
@@ -175,9 +180,12 @@ using PromotionTable = std::array<std::array<uint8_t, kNumDTypes>, kNumDTypes>;
 // complex128).
 [[nodiscard]] constexpr DType WeakDefault(WeakScalar weak, Policy policy) {
   switch (weak) {
-    case WeakScalar::kInt: return CanonicalDType(DType::kInt64, policy);
-    case WeakScalar::kFloat: return CanonicalDType(DType::kFloat64, policy);
-    case WeakScalar::kComplex: return CanonicalDType(DType::kComplex128, policy);
+    case WeakScalar::kInt:
+      return CanonicalDType(DType::kInt64, policy);
+    case WeakScalar::kFloat:
+      return CanonicalDType(DType::kFloat64, policy);
+    case WeakScalar::kComplex:
+      return CanonicalDType(DType::kComplex128, policy);
   }
   return DType::kBool;
 }
@@ -202,12 +210,18 @@ inline constexpr lattice_internal::JoinTable kNumpyJoin = BuildNumpyJoin();
 // (NumPy and JAX): a node index, or a negative lattice_internal code.
 [[nodiscard]] constexpr const lattice_internal::JoinTable& NodeJoins(Policy policy) {
   switch (policy) {
-    case Policy::kNumpy: return kNumpyJoin;
-    case Policy::kJax: return JaxLattice::kJoin;
-    case Policy::kJaxX32: return JaxX32Lattice::kJoin;
-    case Policy::kJaxStrict: return JaxStrictLattice::kJoin;
-    case Policy::kTorch: return TorchLattice::kJoin;
-    case Policy::kArrayApi: return ArrayApiLattice::kJoin;
+    case Policy::kNumpy:
+      return kNumpyJoin;
+    case Policy::kJax:
+      return JaxLattice::kJoin;
+    case Policy::kJaxX32:
+      return JaxX32Lattice::kJoin;
+    case Policy::kJaxStrict:
+      return JaxStrictLattice::kJoin;
+    case Policy::kTorch:
+      return TorchLattice::kJoin;
+    case Policy::kArrayApi:
+      return ArrayApiLattice::kJoin;
   }
   return TorchLattice::kJoin;
 }
@@ -264,19 +278,24 @@ static_assert(std::size(kTables) == kNumPolicies, "one table per policy");
 // only rise (bool < unsigned < signed < floating < complex).
 [[nodiscard]] constexpr int NumpyKindRank(DType d) {
   switch (CategoryOf(d)) {
-    case Category::kBool: return 0;
-    case Category::kUnsigned: return 1;
-    case Category::kSigned: return 2;
-    case Category::kFloating: return 3;
-    case Category::kComplex: return 4;
+    case Category::kBool:
+      return 0;
+    case Category::kUnsigned:
+      return 1;
+    case Category::kSigned:
+      return 2;
+    case Category::kFloating:
+      return 3;
+    case Category::kComplex:
+      return 4;
   }
   return 0;
 }
 
 // The message for two types with no common upper bound, in the wording of
 // the library the policy follows; a and b name dtypes or weak scalars.
-[[nodiscard]] std::string NoPromotionMessage(absl::string_view a, absl::string_view b,
-                                             bool float8, Policy policy);
+[[nodiscard]] std::string NoPromotionMessage(absl::string_view a, absl::string_view b, bool float8,
+                                             Policy policy);
 
 }  // namespace policy_internal
 

@@ -32,8 +32,8 @@ absl::StatusOr<Policy> PolicyArgument(int raw) {
     if (static_cast<int>(policy) == raw) return policy;
     codes.push_back(absl::StrCat(static_cast<int>(policy), " (", PolicyName(policy), ")"));
   }
-  return absl::InvalidArgumentError(absl::StrCat("policy code ", raw, " is not one of ",
-                                                 absl::StrJoin(codes, ", ")));
+  return absl::InvalidArgumentError(
+      absl::StrCat("policy code ", raw, " is not one of ", absl::StrJoin(codes, ", ")));
 }
 
 // The header's codes are the enum's values.
@@ -48,7 +48,7 @@ static_assert(ONEFLOW_PROMOTE_POLICY_TORCH == static_cast<int>(Policy::kTorch) &
 }  // namespace
 
 absl::StatusOr<std::vector<Operand>> OperandsFromC(const oneflow_promote_operand* operands,
-                                                  size_t count) {
+                                                   size_t count) {
   if (count > 0 && operands == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat("operands is null but count is ", count));
   }
@@ -62,7 +62,8 @@ absl::StatusOr<std::vector<Operand>> OperandsFromC(const oneflow_promote_operand
         absl::StatusOr<DType> dtype = DTypeArgument(in.dtype, where.c_str());
         if (!dtype.ok()) return dtype.status();
         if (in.ndim < 0) {
-          return absl::InvalidArgumentError(absl::StrCat(where, ": ndim ", in.ndim, " is negative"));
+          return absl::InvalidArgumentError(
+              absl::StrCat(where, ": ndim ", in.ndim, " is negative"));
         }
         out.push_back(Operand::Tensor(*dtype, in.ndim));
         break;
@@ -81,7 +82,8 @@ absl::StatusOr<std::vector<Operand>> OperandsFromC(const oneflow_promote_operand
         break;
       default:
         return absl::InvalidArgumentError(
-            absl::StrCat(where, ": kind ", in.kind, " is not a tensor (0), Python bool (1), int (2), "
+            absl::StrCat(where, ": kind ", in.kind,
+                         " is not a tensor (0), Python bool (1), int (2), "
                          "float (3) or complex (4)"));
     }
   }
@@ -180,7 +182,7 @@ extern "C" int oneflow_promote_can_cast(int from, int to, int policy, int* resul
 extern "C" int oneflow_promote_result_type(const oneflow_promote_operand* operands, size_t count,
                                            int policy, int default_dtype, int* result, char* error,
                                            size_t error_size) {
-  return ReportStatus(oneflow_promote::c_api_internal::ResultTypeFromC(
-                          operands, count, policy, default_dtype, result),
+  return ReportStatus(oneflow_promote::c_api_internal::ResultTypeFromC(operands, count, policy,
+                                                                       default_dtype, result),
                       error, error_size);
 }

@@ -19,8 +19,8 @@ namespace result_type_internal {
 
 std::string FormatInt128(absl::int128 value) {
   const bool negative = value < 0;
-  absl::uint128 magnitude = negative ? -static_cast<absl::uint128>(value)
-                                     : static_cast<absl::uint128>(value);
+  absl::uint128 magnitude =
+      negative ? -static_cast<absl::uint128>(value) : static_cast<absl::uint128>(value);
   std::string digits;
   do {
     digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(magnitude % 10)));
@@ -69,13 +69,13 @@ absl::Status JoinIntoBucket(Bucket& bucket, DType dtype, size_t i,
   }
   const Promotion p = PromoteTypes(bucket.dtype, dtype, Policy::kTorch);
   if (!p.ok()) {
-    return WithContext(p.status(),
-                       absl::StrCat("cannot promote ", OperandLabel(operands, i), " with the ",
-                                    bucket.name, " bucket (", Name(bucket.dtype),
-                                    ", from operand ", bucket.first + 1, ")"));
+    return WithContext(
+        p.status(),
+        absl::StrCat("cannot promote ", OperandLabel(operands, i), " with the ", bucket.name,
+                     " bucket (", Name(bucket.dtype), ", from operand ", bucket.first + 1, ")"));
   }
   TRACE(trace, "  ", bucket.name, " bucket: promote(", Name(bucket.dtype), ", ", Name(dtype),
-             ") = ", Name(p.dtype()));
+        ") = ", Name(p.dtype()));
   bucket.dtype = p.dtype();
   return absl::OkStatus();
 }
@@ -87,10 +87,9 @@ absl::StatusOr<Bucket> Combine(const Bucket& higher, const Bucket& lower, Trace&
   Bucket out = higher;
   const DType h = higher.dtype;
   const DType l = lower.dtype;
-  const std::string step =
-      trace.on() ? absl::StrCat("combine(", higher.name, " ", Name(h), ", ", lower.name, " ",
-                                Name(l), "): ")
-                 : std::string();
+  const std::string step = trace.on() ? absl::StrCat("combine(", higher.name, " ", Name(h), ", ",
+                                                     lower.name, " ", Name(l), "): ")
+                                      : std::string();
   switch (ChooseCombine(h, l)) {
     case CombineChoice::kHigher:
       TRACE(trace, step, "the lower bucket's category (", CategoryName(CategoryOf(l)),
@@ -105,20 +104,22 @@ absl::StatusOr<Bucket> Combine(const Bucket& higher, const Bucket& lower, Trace&
       absl::StatusOr<DType> complex = ToComplex(h);
       if (!complex.ok()) {
         return WithContext(complex.status(),
-                           absl::StrCat("cannot combine the ", higher.name, " operands (",
-                                        Name(h), ") with complex ", lower.name, " operands"));
+                           absl::StrCat("cannot combine the ", higher.name, " operands (", Name(h),
+                                        ") with complex ", lower.name, " operands"));
       }
-      TRACE(trace, step, "the lower bucket is complex and the higher floating, so the complex "
-                         "dtype of ", Name(h), ": ", Name(*complex));
+      TRACE(trace, step,
+            "the lower bucket is complex and the higher floating, so the complex "
+            "dtype of ",
+            Name(h), ": ", Name(*complex));
       out.dtype = *complex;
       break;
     }
     case CombineChoice::kPromote: {
       const Promotion p = PromoteTypes(h, l, Policy::kTorch);
       if (!p.ok()) {
-        return WithContext(p.status(), absl::StrCat("cannot combine the ", higher.name,
-                                                    " operands with the ", lower.name,
-                                                    " operands"));
+        return WithContext(p.status(),
+                           absl::StrCat("cannot combine the ", higher.name, " operands with the ",
+                                        lower.name, " operands"));
       }
       TRACE(trace, step, "the higher bucket is bool or the lower one floating, so promote(",
             Name(h), ", ", Name(l), ") = ", Name(p.dtype()));
@@ -138,7 +139,7 @@ absl::StatusOr<DType> TorchResultType(absl::Span<const Operand> operands,
   const DType default_complex =
       options.default_dtype == DType::kFloat64 ? DType::kComplex128 : DType::kComplex64;
   TRACE(trace, "policy torch, default dtype ", Name(options.default_dtype),
-             ", default complex dtype ", Name(default_complex));
+        ", default complex dtype ", Name(default_complex));
 
   Bucket dim{"dimensioned"}, zero{"0-d"}, wrapped{"Python scalar"};
   for (size_t i = 0; i < operands.size(); ++i) {
@@ -153,7 +154,7 @@ absl::StatusOr<DType> TorchResultType(absl::Span<const Operand> operands,
         }
         bucket = op.ndim() > 0 ? &dim : &zero;
         TRACE(trace, OperandLabel(operands, i), ": dtype ", Name(dtype), " (",
-                   CategoryName(CategoryOf(dtype)), ")");
+              CategoryName(CategoryOf(dtype)), ")");
         break;
       case Operand::Kind::kPyBool:
         TRACE(trace, OperandLabel(operands, i), ": bool");
@@ -193,8 +194,9 @@ absl::StatusOr<DType> TorchResultType(absl::Span<const Operand> operands,
 // ------------------------------------------------------------ array API ---
 
 absl::StatusOr<DType> ArrayApiResultType(absl::Span<const Operand> operands, Trace& trace) {
-  TRACE(trace, "policy array_api (0-d and N-d arrays alike; Python scalars take the arrays' "
-             "dtype)");
+  TRACE(trace,
+        "policy array_api (0-d and N-d arrays alike; Python scalars take the arrays' "
+        "dtype)");
   bool have_array = false;
   DType arrays = DType::kBool;
   size_t first = 0;
@@ -217,13 +219,12 @@ absl::StatusOr<DType> ArrayApiResultType(absl::Span<const Operand> operands, Tra
                                       Name(arrays), ", from operand ", first + 1, ")"));
     }
     TRACE(trace, OperandLabel(operands, i), ": promote(", Name(arrays), ", ", Name(op.dtype()),
-               ") = ", Name(p.dtype()));
+          ") = ", Name(p.dtype()));
     arrays = p.dtype();
   }
   if (!have_array) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("at least one array is required; all ", operands.size(),
-                     " operands are Python scalars"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "at least one array is required; all ", operands.size(), " operands are Python scalars"));
   }
   TRACE(trace, "the arrays promote to ", Name(arrays));
 
@@ -250,10 +251,10 @@ absl::StatusOr<DType> ArrayApiResultType(absl::Span<const Operand> operands, Tra
         if (IsIntegral(arrays)) {
           const IntRange range = RangeOf(arrays);
           if (op.int_value() < range.min || op.int_value() > range.max) {
-            return refuse(absl::StrCat("Python int scalars must be within the bounds of the "
-                                       "dtype for integer arrays (",
-                                       FormatInt128(range.min), " to ",
-                                       FormatInt128(range.max), ")"));
+            return refuse(
+                absl::StrCat("Python int scalars must be within the bounds of the "
+                             "dtype for integer arrays (",
+                             FormatInt128(range.min), " to ", FormatInt128(range.max), ")"));
           }
         }
         break;
@@ -264,8 +265,7 @@ absl::StatusOr<DType> ArrayApiResultType(absl::Span<const Operand> operands, Tra
         break;
       case Operand::Kind::kPyComplex:
         if (!IsFloating(arrays) && !IsComplex(arrays)) {
-          return refuse(
-              "Python complex scalars can only be promoted with floating-point arrays");
+          return refuse("Python complex scalars can only be promoted with floating-point arrays");
         }
         scalar_dtype = *ToComplex(arrays);  // float32/float64/complex: always defined
         break;
@@ -275,7 +275,7 @@ absl::StatusOr<DType> ArrayApiResultType(absl::Span<const Operand> operands, Tra
     const Promotion p = PromoteTypes(result, scalar_dtype, Policy::kArrayApi);
     if (!p.ok()) return WithContext(p.status(), OperandLabel(operands, i));
     TRACE(trace, OperandLabel(operands, i), ": takes ", Name(scalar_dtype), "; promote(",
-               Name(result), ", ", Name(scalar_dtype), ") = ", Name(p.dtype()));
+          Name(result), ", ", Name(scalar_dtype), ") = ", Name(p.dtype()));
     result = p.dtype();
   }
   return result;
@@ -304,10 +304,11 @@ std::string Operand::ToString() const {
   switch (kind_) {
     case Kind::kTensor:
       // Rank 2 and up is spelled with extents of 1, which ParseOperand reads back.
-      return absl::StrCat(IsValid(dtype_) ? Name(dtype_) : "invalid",
-                          ndim_ == 0   ? "[]"
-                          : ndim_ == 1 ? ""
-                                       : absl::StrCat("[", absl::StrJoin(std::vector<int>(ndim_, 1), ","), "]"));
+      return absl::StrCat(
+          IsValid(dtype_) ? Name(dtype_) : "invalid",
+          ndim_ == 0   ? "[]"
+          : ndim_ == 1 ? ""
+                       : absl::StrCat("[", absl::StrJoin(std::vector<int>(ndim_, 1), ","), "]"));
     case Kind::kPyBool:
       return int_ != 0 ? "True" : "False";
     case Kind::kPyInt:

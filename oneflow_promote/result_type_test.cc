@@ -166,12 +166,10 @@ TEST(ResultType, NumpyRaisesOverflowErrorForIntsOutsideTheDType) {
   EXPECT_FALSE(Numpy({T(DType::kUInt64), Operand::PyInt(-1)}).ok());
   EXPECT_FALSE(Numpy({Z(DType::kInt8), Operand::PyInt(300)}).ok());
   // np.add(np.zeros(3, np.uint64), 2**64 - 1) -> uint64; np.add(2**63, 1) raises
-  EXPECT_EQ(*Numpy({T(DType::kUInt64), Operand::PyInt(absl::int128(UINT64_MAX))}),
-            DType::kUInt64);
+  EXPECT_EQ(*Numpy({T(DType::kUInt64), Operand::PyInt(absl::int128(UINT64_MAX))}), DType::kUInt64);
   EXPECT_FALSE(Numpy({Operand::PyInt(absl::int128(1) << 63), Operand::PyInt(1)}).ok());
   // np.add(np.zeros(3, np.float16), 2**100) -> float16 (inf, no error)
-  EXPECT_EQ(*Numpy({T(DType::kFloat16), Operand::PyInt(absl::int128(1) << 100)}),
-            DType::kFloat16);
+  EXPECT_EQ(*Numpy({T(DType::kFloat16), Operand::PyInt(absl::int128(1) << 100)}), DType::kFloat16);
 }
 
 // np.result_type(int8 array, uint8 array, float16 array) is float16: NumPy
@@ -182,8 +180,7 @@ TEST(ResultType, NumpyPromotesThreeOperandsWithItsHighestRankedDType) {
   EXPECT_EQ(*Numpy({T(DType::kInt8), T(DType::kUInt8), T(DType::kFloat16)}), DType::kFloat16);
   EXPECT_EQ(*Numpy({T(DType::kInt16), T(DType::kUInt8), T(DType::kFloat16)}), DType::kFloat32);
   EXPECT_EQ(*Numpy({Operand::PyBool(true), Operand::PyInt(1), T(DType::kInt8)}), DType::kInt8);
-  EXPECT_EQ(*Numpy({T(DType::kInt8), Operand::PyFloat(1.5), T(DType::kFloat16)}),
-            DType::kFloat16);
+  EXPECT_EQ(*Numpy({T(DType::kInt8), Operand::PyFloat(1.5), T(DType::kFloat16)}), DType::kFloat16);
 }
 
 absl::StatusOr<DType> Jax(std::vector<Operand> ops, Policy policy = Policy::kJax) {
@@ -196,8 +193,7 @@ TEST(ResultType, JaxChecksPythonIntsAgainstTheDefaultInt) {
   EXPECT_EQ(*Jax({T(DType::kInt8), Operand::PyInt(300)}), DType::kInt8);
   EXPECT_EQ(*Jax({T(DType::kInt8), Operand::PyInt(INT64_MAX)}), DType::kInt8);
   // ... (2**64 - 1) and jnp.add(jnp.zeros(3, jnp.uint64), 2**63) raise OverflowError
-  const absl::StatusOr<DType> r =
-      Jax({T(DType::kInt8), Operand::PyInt(absl::int128(UINT64_MAX))});
+  const absl::StatusOr<DType> r = Jax({T(DType::kInt8), Operand::PyInt(absl::int128(UINT64_MAX))});
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find(
                 "operand 2 (Python int 18446744073709551615) is out of bounds for int64, "
@@ -207,8 +203,7 @@ TEST(ResultType, JaxChecksPythonIntsAgainstTheDefaultInt) {
   EXPECT_NE(r.status().message().find("the result is int8"), std::string::npos);
   EXPECT_FALSE(Jax({T(DType::kUInt64), Operand::PyInt(absl::int128(1) << 63)}).ok());
   // Without x64 the default int is int32: jnp.add(jnp.zeros(3, jnp.int8), 2**31) raises.
-  EXPECT_FALSE(Jax({T(DType::kInt8), Operand::PyInt(absl::int128(1) << 31)}, Policy::kJaxX32)
-                   .ok());
+  EXPECT_FALSE(Jax({T(DType::kInt8), Operand::PyInt(absl::int128(1) << 31)}, Policy::kJaxX32).ok());
   EXPECT_EQ(*Jax({T(DType::kInt8), Operand::PyInt(INT32_MAX)}, Policy::kJaxX32), DType::kInt8);
 }
 
@@ -229,8 +224,7 @@ TEST(ResultType, JaxWeakTypesAndCanonicalization) {
 
 TEST(ResultType, JaxStrictPromotesOnlyWeakScalars) {
   EXPECT_EQ(*Jax({T(DType::kInt8), Operand::PyInt(300)}, Policy::kJaxStrict), DType::kInt8);
-  EXPECT_EQ(*Jax({Operand::PyInt(1), Operand::PyFloat(1.5)}, Policy::kJaxStrict),
-            DType::kFloat64);
+  EXPECT_EQ(*Jax({Operand::PyInt(1), Operand::PyFloat(1.5)}, Policy::kJaxStrict), DType::kFloat64);
   // TypePromotionError: bool with a Python int, int8 with a Python float or with uint8.
   EXPECT_FALSE(Jax({T(DType::kBool), Operand::PyInt(1)}, Policy::kJaxStrict).ok());
   EXPECT_FALSE(Jax({T(DType::kInt8), Operand::PyFloat(1.5)}, Policy::kJaxStrict).ok());
@@ -260,24 +254,23 @@ TEST(ExplainResultType, ShowsWeakNodesAndNumpysLeader) {
   EXPECT_NE(jax.find("join(int32, Python int) = int32"), std::string::npos) << jax;
   EXPECT_NE(jax.find("the weak Python float stands for float32"), std::string::npos) << jax;
   EXPECT_EQ(jax.substr(jax.rfind('\n') + 1), "result: float32");
-  const std::string numpy = ExplainResultType(
-      {T(DType::kInt8), T(DType::kUInt8), T(DType::kFloat16)}, Policy::kNumpy);
+  const std::string numpy =
+      ExplainResultType({T(DType::kInt8), T(DType::kUInt8), T(DType::kFloat16)}, Policy::kNumpy);
   EXPECT_NE(numpy.find("with operand 3 (float16)"), std::string::npos) << numpy;
   EXPECT_EQ(numpy.substr(numpy.rfind('\n') + 1), "result: float16");
 }
 
 TEST(ExplainResultType, ShowsBucketsJoinsAndResult) {
-  const std::string text =
-      ExplainResultType({T(DType::kInt8), Z(DType::kFloat64), Operand::PyFloat(1.5)},
-                        Policy::kTorch);
+  const std::string text = ExplainResultType(
+      {T(DType::kInt8), Z(DType::kFloat64), Operand::PyFloat(1.5)}, Policy::kTorch);
   EXPECT_NE(text.find("operand 3 (Python float 1.5): the default dtype, float32"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("opens the 0-d bucket as float64"), std::string::npos) << text;
   EXPECT_NE(text.find("promote(int8, float64) = float64"), std::string::npos) << text;
   EXPECT_EQ(text.substr(text.rfind('\n') + 1), "result: float64");
-  const std::string error = ExplainResultType({T(DType::kInt32), T(DType::kFloat32)},
-                                              Policy::kArrayApi);
+  const std::string error =
+      ExplainResultType({T(DType::kInt32), T(DType::kFloat32)}, Policy::kArrayApi);
   EXPECT_NE(error.find("error: operand 2 (float32 tensor)"), std::string::npos) << error;
 }
 

@@ -21,9 +21,12 @@ using policy_internal::NodeJoins;
 std::string NodeName(Node node) {
   if (node.is_dtype()) return std::string(Name(node.dtype()));
   switch (node.weak()) {
-    case WeakScalar::kInt: return "Python int";
-    case WeakScalar::kFloat: return "Python float";
-    case WeakScalar::kComplex: return "Python complex";
+    case WeakScalar::kInt:
+      return "Python int";
+    case WeakScalar::kFloat:
+      return "Python float";
+    case WeakScalar::kComplex:
+      return "Python complex";
   }
   return "invalid";
 }
@@ -51,12 +54,12 @@ absl::StatusOr<Node> NodeOf(absl::Span<const Operand> operands, size_t i, Policy
     case Operand::Kind::kTensor: {
       const DType dtype = op.dtype();
       if (!IsValid(dtype)) {
-        return absl::InvalidArgumentError(absl::StrCat(OperandLabel(operands, i),
-                                                       " has no valid dtype"));
+        return absl::InvalidArgumentError(
+            absl::StrCat(OperandLabel(operands, i), " has no valid dtype"));
       }
       if (!InPolicy(dtype, policy)) {
-        return absl::InvalidArgumentError(absl::StrCat(OperandLabel(operands, i), ": ",
-                                                       Name(dtype), " is not a dtype of the ",
+        return absl::InvalidArgumentError(absl::StrCat(OperandLabel(operands, i), ": ", Name(dtype),
+                                                       " is not a dtype of the ",
                                                        PolicyName(policy), " policy"));
       }
       const DType canonical = CanonicalDType(dtype, policy);
@@ -149,8 +152,8 @@ absl::StatusOr<DType> WeakScalarResultType(absl::Span<const Operand> operands, P
     if (leader.has_value()) {
       // NumPy promotes every pair of its dtypes, so the join exists.
       const Node paired = Node::FromIndex(joins[leader_node.index()][node->index()]);
-      TRACE(trace, "  promote(", NodeName(leader_node), ", ", NodeName(*node), ") = ",
-            NodeName(paired));
+      TRACE(trace, "  promote(", NodeName(leader_node), ", ", NodeName(*node),
+            ") = ", NodeName(paired));
       node = paired;
     }
     if (i == 0) {
@@ -165,11 +168,10 @@ absl::StatusOr<DType> WeakScalarResultType(absl::Span<const Operand> operands, P
           "cannot promote ", OperandLabel(operands, i), " with ", NodeName(result), " (",
           i == 1 ? "operand 1" : absl::StrCat("the join of operands 1 to ", i), ") under the ",
           PolicyName(policy), " policy: ",
-          policy_internal::NoPromotionMessage(NodeName(result), NodeName(*node), float8,
-                                              policy)));
+          policy_internal::NoPromotionMessage(NodeName(result), NodeName(*node), float8, policy)));
     }
-    TRACE(trace, "join(", NodeName(result), ", ", NodeName(*node), ") = ",
-          NodeName(Node::FromIndex(join)));
+    TRACE(trace, "join(", NodeName(result), ", ", NodeName(*node),
+          ") = ", NodeName(Node::FromIndex(join)));
     result = Node::FromIndex(join);
   }
   const DType dtype = Materialize(result, policy);

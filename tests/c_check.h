@@ -9,12 +9,12 @@
 
 static int failures = 0;
 
-#define CHECK(condition)                                                           \
-  do {                                                                             \
-    if (!(condition)) {                                                            \
+#define CHECK(condition)                                                            \
+  do {                                                                              \
+    if (!(condition)) {                                                             \
       fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #condition); \
-      ++failures;                                                                  \
-    }                                                                              \
+      ++failures;                                                                   \
+    }                                                                               \
   } while (0)
 
 #endif /* ONEFLOW_PROMOTE_TESTS_C_CHECK_H_ */

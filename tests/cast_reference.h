@@ -83,8 +83,7 @@ inline long double RoundToPowerOfTwo(long double a) {
   const int exponent = std::ilogb(a);
   const long double power = std::ldexp(1.0L, exponent);
   const long double rounded = a / power >= 1.5L ? 2 * power : power;
-  return rounded > std::ldexp(1.0L, 127) ? std::numeric_limits<long double>::quiet_NaN()
-                                          : rounded;
+  return rounded > std::ldexp(1.0L, 127) ? std::numeric_limits<long double>::quiet_NaN() : rounded;
 }
 
 // Rounds x to the format: nearest, ties to even, once; overflow as the

@@ -20,8 +20,8 @@
 #include <cstdio>
 #include <limits>
 #include <map>
-#include <sstream>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -39,8 +39,8 @@
 namespace oneflow_promote {
 namespace {
 
-using testing::ToTorch;
 using testing::TorchDTypes;
+using testing::ToTorch;
 
 // Raw bytes of n elements.
 struct Buffer {
@@ -59,24 +59,67 @@ void Append(Buffer& buffer, T value) {
 
 // Floating values that sit on rounding and range boundaries.
 std::vector<double> EdgeReals() {
-  std::vector<double> v = {0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 1.5, 2.5, -2.5, 127.5, 128.0,
-                           -128.5, -129.0, 255.5, 256.0, 32767.9, 32768.0, -32769.0, 65504.0,
-                           65519.99, 65520.0, 65536.0, 448.0, 464.0, 465.0, 480.0, 57344.0,
-                           61440.0, 2147483647.0, 2147483648.0, -2147483649.0,
-                           9223372036854775807.0, -9223372036854775808.0, 1.8446744073709552e19,
-                           std::ldexp(1.0, -14), std::ldexp(1.0, -24), std::ldexp(1.0, -25),
-                           std::ldexp(3.0, -26), std::ldexp(1.0, -126), std::ldexp(1.0, -133),
-                           std::ldexp(1.0, -134), std::ldexp(1.0, -149), std::ldexp(1.0, -150),
-                           1 + std::ldexp(1.0, -11), 1 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40),
-                           1 + std::ldexp(1.0, -8), 1 + std::ldexp(1.0, -24),
+  std::vector<double> v = {0.0,
+                           -0.0,
+                           0.5,
+                           -0.5,
+                           1.0,
+                           -1.0,
+                           1.5,
+                           2.5,
+                           -2.5,
+                           127.5,
+                           128.0,
+                           -128.5,
+                           -129.0,
+                           255.5,
+                           256.0,
+                           32767.9,
+                           32768.0,
+                           -32769.0,
+                           65504.0,
+                           65519.99,
+                           65520.0,
+                           65536.0,
+                           448.0,
+                           464.0,
+                           465.0,
+                           480.0,
+                           57344.0,
+                           61440.0,
+                           2147483647.0,
+                           2147483648.0,
+                           -2147483649.0,
+                           9223372036854775807.0,
+                           -9223372036854775808.0,
+                           1.8446744073709552e19,
+                           std::ldexp(1.0, -14),
+                           std::ldexp(1.0, -24),
+                           std::ldexp(1.0, -25),
+                           std::ldexp(3.0, -26),
+                           std::ldexp(1.0, -126),
+                           std::ldexp(1.0, -133),
+                           std::ldexp(1.0, -134),
+                           std::ldexp(1.0, -149),
+                           std::ldexp(1.0, -150),
+                           1 + std::ldexp(1.0, -11),
+                           1 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40),
+                           1 + std::ldexp(1.0, -8),
+                           1 + std::ldexp(1.0, -24),
                            1 + std::ldexp(1.0, -24) + std::ldexp(1.0, -50),
                            std::numeric_limits<double>::denorm_min(),
-                           std::numeric_limits<double>::min(), std::numeric_limits<double>::max(),
-                           std::numeric_limits<float>::max(), std::numeric_limits<float>::min(),
+                           std::numeric_limits<double>::min(),
+                           std::numeric_limits<double>::max(),
+                           std::numeric_limits<float>::max(),
+                           std::numeric_limits<float>::min(),
                            std::numeric_limits<float>::denorm_min(),
                            std::numeric_limits<double>::infinity(),
                            -std::numeric_limits<double>::infinity(),
-                           std::numeric_limits<double>::quiet_NaN(), 3.3e38, 3.5e38, 1e300, -1e300};
+                           std::numeric_limits<double>::quiet_NaN(),
+                           3.3e38,
+                           3.5e38,
+                           1e300,
+                           -1e300};
   const size_t base = v.size();
   for (size_t i = 0; i < base; ++i) {
     v.push_back(-v[i]);
@@ -194,7 +237,7 @@ std::string DeliberateDifference(const reference::Value& x, DType to,
 
 at::Tensor TorchView(const Buffer& b) {
   return at::from_blob(const_cast<char*>(b.bytes.data()), {b.n},
-                          at::TensorOptions().dtype(*ToTorch(b.dtype)));
+                       at::TensorOptions().dtype(*ToTorch(b.dtype)));
 }
 
 TEST(CastVsTorch, EveryPairOfTorchDTypes) {
@@ -215,8 +258,8 @@ TEST(CastVsTorch, EveryPairOfTorchDTypes) {
         const reference::Value expected = reference::Cast(x, to);
         const reference::Value got = reference::ValueAt(ours.data(), to, i);
         const reference::Value torch_got = reference::ValueAt(theirs.data_ptr(), to, i);
-        const std::string input = absl::StrFormat("%s element %d (%.21Lg, %.21Lg) -> %s", Name(from),
-                                                  i, x.real, x.imag, Name(to));
+        const std::string input = absl::StrFormat("%s element %d (%.21Lg, %.21Lg) -> %s",
+                                                  Name(from), i, x.real, x.imag, Name(to));
         if (!reference::SameValue(got, expected)) {
           ADD_FAILURE() << input << ": ours " << static_cast<double>(got.real) << ","
                         << static_cast<double>(got.imag) << " reference "
@@ -245,8 +288,8 @@ TEST(CastVsTorch, EveryPairOfTorchDTypes) {
     // The pairs too, where they are few (docs/casts.md lists them).
     std::vector<std::string> pairs;
     for (const auto& [pair, n] : deliberate_pairs[why]) pairs.push_back(absl::StrCat(pair, " ", n));
-    const std::string where = pairs.size() <= 16 ? absl::StrJoin(pairs, ", ")
-                                                 : absl::StrCat(pairs.size(), " pairs");
+    const std::string where =
+        pairs.size() <= 16 ? absl::StrJoin(pairs, ", ") : absl::StrCat(pairs.size(), " pairs");
     std::printf("  deliberate differences, %s: %lld (%s)\n", why.c_str(),
                 static_cast<long long>(count), where.c_str());
   }
@@ -317,8 +360,7 @@ TEST(CastVsTorch, CliCastAnswersAgreeWithLibtorch) {
         const reference::Value x = reference::ValueAt(all.bytes.data(), from, i);
         const std::string literal = PythonLiteral(x, from);
         if (literal.empty()) continue;
-        const at::Tensor one =
-            TorchView(all).slice(0, i, i + 1).to(*ToTorch(to)).contiguous();
+        const at::Tensor one = TorchView(all).slice(0, i, i + 1).to(*ToTorch(to)).contiguous();
         const reference::Value theirs = reference::ValueAt(one.data_ptr(), to, 0);
         const reference::Value ours_by_rule = reference::Cast(x, to);
         const bool differs = !DeliberateDifference(x, to, theirs).empty();
@@ -331,8 +373,8 @@ TEST(CastVsTorch, CliCastAnswersAgreeWithLibtorch) {
       const std::vector<std::string> got = absl::StrSplit(answer.text, ' ');
       ASSERT_EQ(got.size(), expected.size()) << answer.text;
       for (size_t k = 0; k < got.size(); ++k) {
-        ASSERT_EQ(got[k], expected[k]) << "promote cast " << Name(from) << " " << Name(to) << " "
-                                       << words[k + 3];
+        ASSERT_EQ(got[k], expected[k])
+            << "promote cast " << Name(from) << " " << Name(to) << " " << words[k + 3];
         ++checked;
       }
     }

@@ -89,7 +89,8 @@ std::string WhyMlDtypesDiffers(const reference::Value& x, DType format, uint8_t 
 std::vector<DType> Formats(const std::vector<Case>& cases) {
   std::vector<DType> formats;
   EXPECT_EQ(cases.at(0).words.at(0), "formats");
-  for (size_t i = 1; i < cases[0].words.size(); ++i) formats.push_back(*ParseDType(cases[0].words[i]));
+  for (size_t i = 1; i < cases[0].words.size(); ++i)
+    formats.push_back(*ParseDType(cases[0].words[i]));
   return formats;
 }
 
@@ -171,7 +172,8 @@ TEST(Float8VsMlDtypes, EncodeAtEveryRoundingBoundary) {
     }
   }
   std::printf("checked %d float8 encodings against ml_dtypes\n", checked);
-  for (const auto& [why, count] : differences) std::printf("  differences, %s: %d\n", why.c_str(), count);
+  for (const auto& [why, count] : differences)
+    std::printf("  differences, %s: %d\n", why.c_str(), count);
   // Each documented difference must occur in these inputs, or the
   // classification has stopped meaning anything.
   EXPECT_GT(differences["float64 input rounded twice by ml_dtypes"], 0);

@@ -61,7 +61,7 @@ Pair Make(DType dtype, int kind, std::mt19937_64& rng) {
     const Tensor s = Tensor::WrappedNumber(scalars[rng() % 4]);
     return {s, s};
   }
-  const std::vector<int64_t> shape = kind == 0 ? std::vector<int64_t>{3, 4}
+  const std::vector<int64_t> shape = kind == 0   ? std::vector<int64_t>{3, 4}
                                      : kind == 1 ? std::vector<int64_t>{4}
                                      : kind == 2 ? std::vector<int64_t>{4, 3}
                                                  : std::vector<int64_t>{};
@@ -74,13 +74,25 @@ Pair Make(DType dtype, int kind, std::mt19937_64& rng) {
 // Bits after the binary point of the format of a result's (real) parts.
 int MantissaBits(DType dtype) {
   switch (dtype) {
-    case DType::kFloat8E4M3FN: case DType::kFloat8E4M3FNUZ: return 3;
-    case DType::kFloat8E5M2: case DType::kFloat8E5M2FNUZ: return 2;
-    case DType::kFloat8E8M0FNU: return 0;
-    case DType::kFloat16: case DType::kComplex32: return 10;
-    case DType::kBFloat16: case DType::kBComplex32: return 7;
-    case DType::kFloat32: case DType::kComplex64: return 23;
-    default: return 52;
+    case DType::kFloat8E4M3FN:
+    case DType::kFloat8E4M3FNUZ:
+      return 3;
+    case DType::kFloat8E5M2:
+    case DType::kFloat8E5M2FNUZ:
+      return 2;
+    case DType::kFloat8E8M0FNU:
+      return 0;
+    case DType::kFloat16:
+    case DType::kComplex32:
+      return 10;
+    case DType::kBFloat16:
+    case DType::kBComplex32:
+      return 7;
+    case DType::kFloat32:
+    case DType::kComplex64:
+      return 23;
+    default:
+      return 52;
   }
 }
 
@@ -95,10 +107,20 @@ double MaxUlps(Op op, DType result) {
   if (op == Op::kPow && result == DType::kComplex64) return 64;  // computed in complex<float>
   if (MantissaBits(result) < 52) return 1;
   switch (op) {
-    case Op::kPow: return 64;
-    case Op::kAtan2: case Op::kSqrt: case Op::kAbs: return 4;
-    case Op::kSum: case Op::kProd: case Op::kMean: case Op::kCumsum: case Op::kDot: return 4096;
-    default: return 2;
+    case Op::kPow:
+      return 64;
+    case Op::kAtan2:
+    case Op::kSqrt:
+    case Op::kAbs:
+      return 4;
+    case Op::kSum:
+    case Op::kProd:
+    case Op::kMean:
+    case Op::kCumsum:
+    case Op::kDot:
+      return 4096;
+    default:
+      return 2;
   }
 }
 
@@ -130,8 +152,8 @@ std::string Compare(const absl::StatusOr<Tensor>& cpu, const absl::StatusOr<Tens
     for (auto [p, q] : {std::pair{x.real, y.real}, std::pair{x.imag, y.imag}}) {
       if (std::isnan(p) && std::isnan(q)) continue;
       if (std::isinf(p) || std::isinf(q) ? p != q : std::fabs(p - q) > allowed) {
-        return absl::StrCat("element ", i, ": CPU (", x.real, ",", x.imag, "), CUDA (", y.real,
-                            ",", y.imag, "), more than ", ulps, " ulp apart");
+        return absl::StrCat("element ", i, ": CPU (", x.real, ",", x.imag, "), CUDA (", y.real, ",",
+                            y.imag, "), more than ", ulps, " ulp apart");
       }
     }
   }
@@ -174,7 +196,8 @@ TEST_P(FunctionalCuda, MatchesTheCpu) {
       const std::pair<int, int> kinds[] = {{0, 0}, {0, 1}, {2, 0}, {0, 3}, {3, 1}, {0, 4}, {4, 1}};
       for (const auto& [ka, kb] : kinds) {
         std::vector<Pair> operands = {Make(a, ka, rng), Make(b, kb, rng)};
-        if (arity == 3) operands.insert(operands.begin(), Make(rng() % 2 ? DType::kBool : DType::kUInt8, 0, rng));
+        if (arity == 3)
+          operands.insert(operands.begin(), Make(rng() % 2 ? DType::kBool : DType::kUInt8, 0, rng));
         run(operands);
       }
     }
@@ -204,8 +227,7 @@ TEST(FunctionalCudaDevices, OutInPlaceAndMixedDevices) {
   ASSERT_TRUE(CallInPlace(Op::kMul, self_host, {x.host}).ok());
   EXPECT_EQ(Compare(self_host, self, Op::kMul), "");
   Tensor int8s = *x.cuda.Clone();
-  EXPECT_EQ(CallInPlace(Op::kDiv, int8s, {y.cuda}).code(),
-            absl::StatusCode::kInvalidArgument)
+  EXPECT_EQ(CallInPlace(Op::kDiv, int8s, {y.cuda}).code(), absl::StatusCode::kInvalidArgument)
       << "float32 can't be cast into int8 in place";
 
   // A CUDA tensor with a host tensor of several elements: an error, as in PyTorch.
@@ -292,7 +314,8 @@ TEST(FunctionalCudaDevices, ContiguousLengthsAndOffsets) {
   const auto view = [&](DType dtype, int64_t length, int64_t offset) {
     const Tensor full = Filled(dtype, {length + offset}, rng);
     const Tensor on_device = *full.ToDevice(Device::Cuda(0));
-    return Pair{*full.AsStrided({length}, {1}, offset), *on_device.AsStrided({length}, {1}, offset)};
+    return Pair{*full.AsStrided({length}, {1}, offset),
+                *on_device.AsStrided({length}, {1}, offset)};
   };
   std::vector<int64_t> lengths;
   for (int64_t n = 1; n <= 17; ++n) lengths.push_back(n);
@@ -327,9 +350,9 @@ TEST(FunctionalCudaDevices, ContiguousLengthsAndOffsets) {
         Tensor cuda_out = *device_out.AsStrided({length}, {1}, offset[3]);
         const absl::Status on_cpu = CallOut(c.op, host, host_out);
         const absl::Status on_cuda = CallOut(c.op, cuda, cuda_out);
-        std::string m = on_cpu.ok() && on_cuda.ok()
-                            ? Compare(host_out, cuda_out, c.op)
-                            : absl::StrCat("CPU ", on_cpu.ToString(), ", CUDA ", on_cuda.ToString());
+        std::string m = on_cpu.ok() && on_cuda.ok() ? Compare(host_out, cuda_out, c.op)
+                                                    : absl::StrCat("CPU ", on_cpu.ToString(),
+                                                                   ", CUDA ", on_cuda.ToString());
         if (!m.empty() && ++failures <= 20) {
           ADD_FAILURE() << OpName(c.op) << " of " << length << " elements, offsets "
                         << absl::StrJoin(offset, ",") << ": " << m;

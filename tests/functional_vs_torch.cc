@@ -30,8 +30,8 @@ namespace {
 using testing::FromTorch;
 using testing::RunTorchOp;
 using testing::SetTorchDefaultDType;
-using testing::ToTorch;
 using testing::TorchDTypes;
+using testing::ToTorch;
 
 // One input as both libraries see it.
 struct Input {
@@ -118,8 +118,8 @@ class Comparison {
     }
     if (!torch_error.empty() || !ours.ok()) {
       if (torch_error.empty() || ours.ok()) {
-        Fail(absl::StrCat(what, ": libtorch ", torch_error.empty() ? "ok" : torch_error,
-                          ", ours ", ours.ok() ? "ok" : ours.status().ToString()));
+        Fail(absl::StrCat(what, ": libtorch ", torch_error.empty() ? "ok" : torch_error, ", ours ",
+                          ours.ok() ? "ok" : ours.status().ToString()));
       }
       return;
     }
@@ -171,20 +171,21 @@ TEST_P(FunctionalVsTorch, EveryDTypeAndOperandKind) {
       const int arity = OpArity(op);
       if (arity == 1) {
         for (DType a : dtypes) {
-          for (int kind : {0, 2, 3}) comparison.Run(op, {MakeTensor(a, kind, rng)}, default_dtype, path);
+          for (int kind : {0, 2, 3})
+            comparison.Run(op, {MakeTensor(a, kind, rng)}, default_dtype, path);
         }
         // Python cannot reduce a number (torch.sum(1.5) is a TypeError), and
         // libtorch 2.15 reads garbage for a reduction of a wrapped number.
         if (IsUnaryElementwise(op)) {
-          for (const Operand& s : Scalars()) comparison.Run(op, {MakeScalar(s)}, default_dtype, path);
+          for (const Operand& s : Scalars())
+            comparison.Run(op, {MakeScalar(s)}, default_dtype, path);
         }
         continue;
       }
       if (op == Op::kDot) {
         for (DType a : dtypes) {
           for (DType b : dtypes) {
-            comparison.Run(op, {MakeTensor(a, 1, rng), MakeTensor(b, 1, rng)}, default_dtype,
-                           path);
+            comparison.Run(op, {MakeTensor(a, 1, rng), MakeTensor(b, 1, rng)}, default_dtype, path);
           }
         }
         continue;
@@ -241,18 +242,19 @@ TEST(FunctionalVsTorch, OutAndInPlace) {
   };
   // Compares one out= or in-place call: `written` is ours, `theirs` libtorch's.
   const auto check = [&](const std::string& what, Op op, const absl::Status& ours, bool torch_ok,
-                          const std::string& torch_error, const Tensor& written,
-                          const at::Tensor& theirs, const OpDTypes& dtypes) {
+                         const std::string& torch_error, const Tensor& written,
+                         const at::Tensor& theirs, const OpDTypes& dtypes) {
     if (!torch_ok && ours.ok() && gaps.Skip(op, dtypes.compute, torch_error, true)) return;
     // float8_e8m0fnu has no zero: libtorch writes a comparison's false through
     // it (2^-127) into a non-bool out=; the library writes 0 (docs/ops.md).
-    if (op == Op::kEq && dtypes.compute == DType::kFloat8E8M0FNU && written.dtype() != DType::kBool) {
+    if (op == Op::kEq && dtypes.compute == DType::kFloat8E8M0FNU &&
+        written.dtype() != DType::kBool) {
       ++e8m0_false;
       return;
     }
     if (torch_ok != ours.ok()) {
-      return fail(absl::StrCat(what, ": libtorch ", torch_ok ? "ok" : "error", ", ours ",
-                               ours.ToString()));
+      return fail(
+          absl::StrCat(what, ": libtorch ", torch_ok ? "ok" : "error", ", ours ", ours.ToString()));
     }
     if (!torch_ok) return;
     ++compared;
@@ -267,8 +269,8 @@ TEST(FunctionalVsTorch, OutAndInPlace) {
         const absl::StatusOr<OpDTypes> inferred = InferOpDTypes(op, {x.operand, y.operand});
         const OpDTypes dtypes = inferred.ok() ? *inferred : OpDTypes{a, a};
         for (DType out_dtype : TorchDTypes()) {
-          const std::string what = absl::StrCat(OpName(op), "(", Name(a), ", ", Name(b),
-                                                ", out=", Name(out_dtype), ")");
+          const std::string what =
+              absl::StrCat(OpName(op), "(", Name(a), ", ", Name(b), ", out=", Name(out_dtype), ")");
           Tensor out = *Tensor::Zeros(out_dtype, {3, 4});
           const absl::Status ours = CallOut(op, {x.ours, y.ours}, out);
           at::Tensor theirs = testing::TorchFilled({3, 4}, out_dtype, 0);
@@ -276,13 +278,27 @@ TEST(FunctionalVsTorch, OutAndInPlace) {
           std::string torch_error;
           try {
             switch (op) {
-              case Op::kAdd: at::add_out(theirs, x.torch, y.torch); break;
-              case Op::kSub: at::sub_out(theirs, x.torch, y.torch); break;
-              case Op::kMul: at::mul_out(theirs, x.torch, y.torch); break;
-              case Op::kDiv: at::div_out(theirs, x.torch, y.torch); break;
-              case Op::kRemainder: at::remainder_out(theirs, x.torch, y.torch); break;
-              case Op::kBitwiseAnd: at::bitwise_and_out(theirs, x.torch, y.torch); break;
-              default: at::eq_out(theirs, x.torch, y.torch); break;
+              case Op::kAdd:
+                at::add_out(theirs, x.torch, y.torch);
+                break;
+              case Op::kSub:
+                at::sub_out(theirs, x.torch, y.torch);
+                break;
+              case Op::kMul:
+                at::mul_out(theirs, x.torch, y.torch);
+                break;
+              case Op::kDiv:
+                at::div_out(theirs, x.torch, y.torch);
+                break;
+              case Op::kRemainder:
+                at::remainder_out(theirs, x.torch, y.torch);
+                break;
+              case Op::kBitwiseAnd:
+                at::bitwise_and_out(theirs, x.torch, y.torch);
+                break;
+              default:
+                at::eq_out(theirs, x.torch, y.torch);
+                break;
             }
           } catch (const std::exception& e) {
             torch_ok = false;
@@ -299,13 +315,27 @@ TEST(FunctionalVsTorch, OutAndInPlace) {
         std::string torch_error;
         try {
           switch (op) {
-            case Op::kAdd: theirs.add_(y.torch); break;
-            case Op::kSub: theirs.sub_(y.torch); break;
-            case Op::kMul: theirs.mul_(y.torch); break;
-            case Op::kDiv: theirs.div_(y.torch); break;
-            case Op::kRemainder: theirs.remainder_(y.torch); break;
-            case Op::kBitwiseAnd: theirs.bitwise_and_(y.torch); break;
-            default: theirs.eq_(y.torch); break;
+            case Op::kAdd:
+              theirs.add_(y.torch);
+              break;
+            case Op::kSub:
+              theirs.sub_(y.torch);
+              break;
+            case Op::kMul:
+              theirs.mul_(y.torch);
+              break;
+            case Op::kDiv:
+              theirs.div_(y.torch);
+              break;
+            case Op::kRemainder:
+              theirs.remainder_(y.torch);
+              break;
+            case Op::kBitwiseAnd:
+              theirs.bitwise_and_(y.torch);
+              break;
+            default:
+              theirs.eq_(y.torch);
+              break;
           }
         } catch (const std::exception& e) {
           torch_ok = false;
@@ -345,15 +375,16 @@ TEST(FunctionalVsTorch, StreamedOutputs) {
         OpOptions options;
         options.cast_path = path;
         options.context.cpu_threads = threads;
-        const std::string what = absl::StrCat(OpName(c.op), "(", Name(c.a), "[", kElements, "], ", Name(c.b),
-                                              "), ", threads, " threads",
-                                              path == CastPath::kMaterialized ? ", materialized" : "");
+        const std::string what = absl::StrCat(
+            OpName(c.op), "(", Name(c.a), "[", kElements, "], ", Name(c.b), "), ", threads,
+            " threads", path == CastPath::kMaterialized ? ", materialized" : "");
         const absl::StatusOr<Tensor> ours = Call(c.op, {x, y}, options);
         ASSERT_TRUE(ours.ok()) << what << ": " << ours.status();
         EXPECT_EQ(Mismatch(*ours, theirs), "") << what;
 
         const Tensor buffer = *Tensor::Zeros(ours->dtype(), {kElements + 16});
-        Tensor out = *buffer.AsStrided({kElements}, {1}, 4 / static_cast<int64_t>(ItemSize(ours->dtype())) + 1);
+        Tensor out = *buffer.AsStrided({kElements}, {1},
+                                       4 / static_cast<int64_t>(ItemSize(ours->dtype())) + 1);
         ASSERT_TRUE(CallOut(c.op, {x, y}, out, options).ok()) << what << ", out=";
         EXPECT_EQ(Mismatch(out, theirs), "") << what << ", out= at an offset";
       }

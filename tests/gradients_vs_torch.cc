@@ -87,7 +87,8 @@ std::string Mismatch(Op op, const std::vector<Operand>& operands) {
   }
   std::vector<std::optional<DType>> torch_dtypes(operands.size());
   for (size_t k = 0; k < positions.size(); ++k) {
-    if (gradients[k].defined()) torch_dtypes[positions[k]] = testing::FromTorch(gradients[k].scalar_type());
+    if (gradients[k].defined())
+      torch_dtypes[positions[k]] = testing::FromTorch(gradients[k].scalar_type());
   }
   for (size_t i = 0; i < operands.size(); ++i) {
     if (torch_dtypes[i] != expected[i]) {

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
 #include "oneflow_promote/cli/cli.h"
@@ -35,13 +35,25 @@ using testing::TorchOpDType;
 constexpr DType kDefaultDTypes[] = {DType::kFloat32, DType::kFloat64};
 
 std::vector<Operand> ScalarPool() {
-  return {Operand::PyBool(true),      Operand::PyBool(false),     Operand::PyInt(0),
-          Operand::PyInt(1),          Operand::PyInt(2),          Operand::PyInt(-2),
-          Operand::PyInt(255),        Operand::PyInt(70000),      Operand::PyInt(int64_t{1} << 40),
-          Operand::PyFloat(-1.5),     Operand::PyFloat(1e300),    Operand::PyFloat(-1e39),
+  return {Operand::PyBool(true),
+          Operand::PyBool(false),
+          Operand::PyInt(0),
+          Operand::PyInt(1),
+          Operand::PyInt(2),
+          Operand::PyInt(-2),
+          Operand::PyInt(255),
+          Operand::PyInt(70000),
+          Operand::PyInt(int64_t{1} << 40),
+          Operand::PyFloat(-1.5),
+          Operand::PyFloat(1e300),
+          Operand::PyFloat(-1e39),
           Operand::PyComplex({1e300, 0}),
-          Operand::PyFloat(1.5),      Operand::PyFloat(0.0),      Operand::PyFloat(1.0),
-          Operand::PyComplex({0, 2}), Operand::PyComplex({0, 0}), Operand::PyComplex({1, 0})};
+          Operand::PyFloat(1.5),
+          Operand::PyFloat(0.0),
+          Operand::PyFloat(1.0),
+          Operand::PyComplex({0, 2}),
+          Operand::PyComplex({0, 0}),
+          Operand::PyComplex({1, 0})};
 }
 
 std::vector<Operand> OperandPool() {
@@ -94,15 +106,14 @@ class Checker {
     ++calls_;
     const TorchAnswer torch = TorchOpDType(op, operands);
     const absl::StatusOr<OpDTypes> ours = InferOpDTypes(op, operands, {default_dtype});
-    bool agree = torch.ok ? ours.ok() && ours->result == torch.dtype
-                          : torch.raised() && !ours.ok();
+    bool agree = torch.ok ? ours.ok() && ours->result == torch.dtype : torch.raised() && !ours.ok();
     if (!agree && ours.ok() && torch.error == "ZeroDivisionError") {
       ++kernel_refusals_;
       agree = KernelRefusesZeroDivisorLikeTorch(op, operands, default_dtype, torch);
     }
     if (agree) return;
-    if (!torch.ok && gaps_.Skip(op, ours.ok() ? ours->compute : DType::kBool, torch.error,
-                                ours.ok())) {
+    if (!torch.ok &&
+        gaps_.Skip(op, ours.ok() ? ours->compute : DType::kBool, torch.error, ours.ok())) {
       return;
     }
     if (++mismatches_ <= 40) {
@@ -192,9 +203,9 @@ TEST(OpsCliVsTorch, RandomInvocations) {
     const std::vector<absl::string_view> views(words.begin(), words.end());
     const cli::Answer answer = cli::RunInvocation(views, {});
     const bool agree = torch.ok ? answer.ok && answer.text == Name(torch.dtype)
-                       : answer.ok ? KernelRefusesZeroDivisorLikeTorch(op, operands,
-                                                                       default_dtype, torch)
-                                   : torch.raised() && absl::StartsWith(answer.text, "error: ");
+                       : answer.ok
+                           ? KernelRefusesZeroDivisorLikeTorch(op, operands, default_dtype, torch)
+                           : torch.raised() && absl::StartsWith(answer.text, "error: ");
     const absl::StatusOr<OpDTypes> ours = InferOpDTypes(op, operands, {default_dtype});
     if (!agree && !torch.ok &&
         gaps.Skip(op, ours.ok() ? ours->compute : DType::kBool, torch.error, answer.ok)) {
@@ -235,7 +246,8 @@ TEST(OpsCliVsTorch, ExplicitShapes) {
     bool torch_ok = true;
     std::string torch_answer;
     try {
-      torch_answer = testing::TorchDTypeName(testing::RunTorchOp(op, operands, tensors).scalar_type());
+      torch_answer =
+          testing::TorchDTypeName(testing::RunTorchOp(op, operands, tensors).scalar_type());
     } catch (const std::exception& e) {
       torch_ok = false;
       torch_answer = e.what();
@@ -287,8 +299,8 @@ TEST(OutputCastVsTorch, AddDivEqIntoEveryDType) {
           if (ours && !torch_ok && gaps.Skip(op, dtypes->compute, torch_error, true)) continue;
           if (ours != torch_ok && ++mismatches <= 20) {
             ADD_FAILURE() << OpName(op) << "(" << Name(a) << ", " << Name(b)
-                          << ", out=" << Name(out) << "): libtorch "
-                          << (torch_ok ? "ok" : "error") << ", ours " << (ours ? "ok" : "error");
+                          << ", out=" << Name(out) << "): libtorch " << (torch_ok ? "ok" : "error")
+                          << ", ours " << (ours ? "ok" : "error");
           }
         }
       }

@@ -57,9 +57,10 @@ std::map<std::string, CaseCounts> CheckCaseFile(const std::string& path, Policy 
   }
   EXPECT_EQ(failures, 0) << path;
   for (const auto& [name, count] : counts) {
-    std::printf("%s: compared %d cases (%d of them errors in the library) and %d can_cast "
-                "answers\n",
-                name.c_str(), count.compared, count.errors_expected, count.can_casts);
+    std::printf(
+        "%s: compared %d cases (%d of them errors in the library) and %d can_cast "
+        "answers\n",
+        name.c_str(), count.compared, count.errors_expected, count.can_casts);
   }
   return counts;
 }

@@ -23,10 +23,10 @@ namespace {
 
 using testing::FromTorch;
 using testing::SetTorchDefaultDType;
-using testing::ToTorch;
-using testing::ToTorchOperand;
 using testing::TorchDTypes;
 using testing::TorchResultType;
+using testing::ToTorch;
+using testing::ToTorchOperand;
 
 constexpr DType kDefaultDTypes[] = {DType::kFloat32, DType::kFloat64};
 
@@ -129,8 +129,8 @@ TEST(PromotionVsTorch, ResultTypeEveryPairAndTriple) {
         failures += !Agrees({pool[i], pool[j]}, {tensors[i], tensors[j]}, default_dtype);
         ++compared;
         // The explaining path (no tables) must reach the same answer.
-        const std::string explained = ExplainResultType(
-            {pool[i], pool[j]}, Policy::kTorch, PromotionOptions{default_dtype});
+        const std::string explained =
+            ExplainResultType({pool[i], pool[j]}, Policy::kTorch, PromotionOptions{default_dtype});
         const absl::StatusOr<DType> fast =
             ResultType({pool[i], pool[j]}, Policy::kTorch, PromotionOptions{default_dtype});
         EXPECT_EQ(explained.substr(explained.rfind('\n') + 1),

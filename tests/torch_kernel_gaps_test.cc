@@ -13,7 +13,8 @@ using functional::Op;
 
 TEST(TorchKernelGaps, MissingKernelTexts) {
   EXPECT_TRUE(IsMissingTorchKernel("\"add_stub\" not implemented for 'UInt16'"));
-  EXPECT_TRUE(IsMissingTorchKernel("\"mul_cpu_reduced_float\" not implemented for 'Float8_e4m3fn'"));
+  EXPECT_TRUE(
+      IsMissingTorchKernel("\"mul_cpu_reduced_float\" not implemented for 'Float8_e4m3fn'"));
   EXPECT_TRUE(IsMissingTorchKernel("\"sqrt_vml_cpu\" not implemented for 'ComplexHalf'"));
   EXPECT_TRUE(IsMissingTorchKernel("\"pow\" not implemented for 'UInt64'"));
   EXPECT_FALSE(IsMissingTorchKernel("maximum not implemented for complex tensors."));
@@ -31,8 +32,8 @@ TEST(TorchKernelGaps, SkipsOnlyWhereTheLibraryComputes) {
   const auto add = functional::InferOpDTypes(
       Op::kAdd, {Operand::Tensor(DType::kUInt16, 1), Operand::Tensor(DType::kUInt16, 1)});
   ASSERT_TRUE(add.ok());
-  EXPECT_TRUE(gaps.Skip(Op::kAdd, add->compute, "\"add_stub\" not implemented for 'UInt16'",
-                        add.ok()));
+  EXPECT_TRUE(
+      gaps.Skip(Op::kAdd, add->compute, "\"add_stub\" not implemented for 'UInt16'", add.ok()));
   // bitwise_and(float32, float32): the same kind of text, but a rule here too.
   const auto bitwise = functional::InferOpDTypes(
       Op::kBitwiseAnd, {Operand::Tensor(DType::kFloat32, 1), Operand::Tensor(DType::kFloat32, 1)});
@@ -41,8 +42,8 @@ TEST(TorchKernelGaps, SkipsOnlyWhereTheLibraryComputes) {
                          "\"bitwise_and_cpu\" not implemented for 'Float'", bitwise.ok()));
   EXPECT_FALSE(gaps.Skip(Op::kMaximum, DType::kComplex64,
                          "maximum not implemented for complex tensors.", true));
-  EXPECT_TRUE(gaps.Skip(Op::kAdd, DType::kUInt32, "\"add_stub\" not implemented for 'UInt32'",
-                        true));
+  EXPECT_TRUE(
+      gaps.Skip(Op::kAdd, DType::kUInt32, "\"add_stub\" not implemented for 'UInt32'", true));
   EXPECT_TRUE(gaps.Skip(Op::kSum, DType::kFloat8E4M3FN,
                         "\"sum_cpu\" not implemented for 'Float8_e4m3fn'", true));
   EXPECT_EQ(gaps.skipped(), 3);

@@ -149,14 +149,22 @@ at::Tensor RunTorchOp(functional::Op op, const std::vector<Operand>& operands,
   using functional::Op;
   const at::Tensor& a = inputs[0];
   switch (op) {
-    case Op::kAdd: return at::add(a, inputs[1]);
-    case Op::kSub: return at::sub(a, inputs[1]);
-    case Op::kMul: return at::mul(a, inputs[1]);
-    case Op::kDiv: return at::div(a, inputs[1]);
-    case Op::kDivFloor: return at::div(a, inputs[1], "floor");
-    case Op::kDivTrunc: return at::div(a, inputs[1], "trunc");
-    case Op::kFloorDivide: return at::floor_divide(a, inputs[1]);
-    case Op::kRemainder: return at::remainder(a, inputs[1]);
+    case Op::kAdd:
+      return at::add(a, inputs[1]);
+    case Op::kSub:
+      return at::sub(a, inputs[1]);
+    case Op::kMul:
+      return at::mul(a, inputs[1]);
+    case Op::kDiv:
+      return at::div(a, inputs[1]);
+    case Op::kDivFloor:
+      return at::div(a, inputs[1], "floor");
+    case Op::kDivTrunc:
+      return at::div(a, inputs[1], "trunc");
+    case Op::kFloorDivide:
+      return at::floor_divide(a, inputs[1]);
+    case Op::kRemainder:
+      return at::remainder(a, inputs[1]);
     case Op::kPow:
       if (operands[0].is_tensor() && operands[1].is_scalar()) {
         return at::pow(a, ToTorchScalar(operands[1]));
@@ -165,21 +173,36 @@ at::Tensor RunTorchOp(functional::Op op, const std::vector<Operand>& operands,
         return at::pow(ToTorchScalar(operands[0]), inputs[1]);
       }
       return at::pow(a, inputs[1]);
-    case Op::kMaximum: return at::maximum(a, inputs[1]);
-    case Op::kMinimum: return at::minimum(a, inputs[1]);
-    case Op::kAtan2: return at::atan2(a, inputs[1]);
-    case Op::kEq: return at::eq(a, inputs[1]);
-    case Op::kNe: return at::ne(a, inputs[1]);
-    case Op::kLt: return at::lt(a, inputs[1]);
-    case Op::kLe: return at::le(a, inputs[1]);
-    case Op::kGt: return at::gt(a, inputs[1]);
-    case Op::kGe: return at::ge(a, inputs[1]);
-    case Op::kLogicalAnd: return at::logical_and(a, inputs[1]);
-    case Op::kLogicalOr: return at::logical_or(a, inputs[1]);
-    case Op::kLogicalXor: return at::logical_xor(a, inputs[1]);
-    case Op::kBitwiseAnd: return at::bitwise_and(a, inputs[1]);
-    case Op::kBitwiseOr: return at::bitwise_or(a, inputs[1]);
-    case Op::kBitwiseXor: return at::bitwise_xor(a, inputs[1]);
+    case Op::kMaximum:
+      return at::maximum(a, inputs[1]);
+    case Op::kMinimum:
+      return at::minimum(a, inputs[1]);
+    case Op::kAtan2:
+      return at::atan2(a, inputs[1]);
+    case Op::kEq:
+      return at::eq(a, inputs[1]);
+    case Op::kNe:
+      return at::ne(a, inputs[1]);
+    case Op::kLt:
+      return at::lt(a, inputs[1]);
+    case Op::kLe:
+      return at::le(a, inputs[1]);
+    case Op::kGt:
+      return at::gt(a, inputs[1]);
+    case Op::kGe:
+      return at::ge(a, inputs[1]);
+    case Op::kLogicalAnd:
+      return at::logical_and(a, inputs[1]);
+    case Op::kLogicalOr:
+      return at::logical_or(a, inputs[1]);
+    case Op::kLogicalXor:
+      return at::logical_xor(a, inputs[1]);
+    case Op::kBitwiseAnd:
+      return at::bitwise_and(a, inputs[1]);
+    case Op::kBitwiseOr:
+      return at::bitwise_or(a, inputs[1]);
+    case Op::kBitwiseXor:
+      return at::bitwise_xor(a, inputs[1]);
     case Op::kWhere: {
       const bool scalar_self = operands[1].is_scalar() && operands[0].is_tensor();
       const bool scalar_other = operands[2].is_scalar() && operands[0].is_tensor();
@@ -190,14 +213,22 @@ at::Tensor RunTorchOp(functional::Op op, const std::vector<Operand>& operands,
       if (scalar_other) return at::where(a, inputs[1], ToTorchScalar(operands[2]));
       return at::where(a, inputs[1], inputs[2]);
     }
-    case Op::kDot: return at::dot(a, inputs[1]);
-    case Op::kSum: return at::sum(a);
-    case Op::kProd: return at::prod(a);
-    case Op::kMean: return at::mean(a);
-    case Op::kCumsum: return at::cumsum(a, 0);
-    case Op::kNeg: return at::neg(a);
-    case Op::kAbs: return at::abs(a);
-    case Op::kSqrt: return at::sqrt(a);
+    case Op::kDot:
+      return at::dot(a, inputs[1]);
+    case Op::kSum:
+      return at::sum(a);
+    case Op::kProd:
+      return at::prod(a);
+    case Op::kMean:
+      return at::mean(a);
+    case Op::kCumsum:
+      return at::cumsum(a, 0);
+    case Op::kNeg:
+      return at::neg(a);
+    case Op::kAbs:
+      return at::abs(a);
+    case Op::kSqrt:
+      return at::sqrt(a);
   }
   std::abort();
 }

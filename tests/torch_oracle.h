@@ -48,7 +48,7 @@ void SetTorchDefaultDType(DType dtype);
 
 // libtorch's answer for at::native::result_type, or the text of its error.
 struct TorchAnswer {
-  bool ok;         // libtorch answered `dtype`
+  bool ok;  // libtorch answered `dtype`
   DType dtype;
   std::string error;  // libtorch's error when it raised
   // libtorch answered a dtype this library lacks (its name in `foreign`): no

@@ -117,24 +117,23 @@ TEST(TorchTensorTraits, LargeCastsRunOnLibtorchsPool) {
     void* body_state = nullptr;
   } counted{torch_context.cpu_pool};
   ExecutionContext context = torch_context;
-  context.cpu_pool = {[](void* state, int64_t n, int64_t grain, HostParallelFor::Body body,
-                         void* body_state) {
-                        auto* pool = static_cast<CountedPool*>(state);
-                        ++pool->calls;
-                        pool->body = body;
-                        pool->body_state = body_state;
-                        const HostParallelFor::Body counted_body = [](void* state, int64_t begin,
-                                                                      int64_t end) {
-                          auto* pool = static_cast<CountedPool*>(state);
-                          {
-                            const std::lock_guard<std::mutex> lock(pool->mutex);
-                            pool->threads.insert(std::this_thread::get_id());
-                          }
-                          pool->body(pool->body_state, begin, end);
-                        };
-                        pool->torch.run(pool->torch.state, n, grain, counted_body, pool);
-                      },
-                      &counted};
+  context.cpu_pool = {
+      [](void* state, int64_t n, int64_t grain, HostParallelFor::Body body, void* body_state) {
+        auto* pool = static_cast<CountedPool*>(state);
+        ++pool->calls;
+        pool->body = body;
+        pool->body_state = body_state;
+        const HostParallelFor::Body counted_body = [](void* state, int64_t begin, int64_t end) {
+          auto* pool = static_cast<CountedPool*>(state);
+          {
+            const std::lock_guard<std::mutex> lock(pool->mutex);
+            pool->threads.insert(std::this_thread::get_id());
+          }
+          pool->body(pool->body_state, begin, end);
+        };
+        pool->torch.run(pool->torch.state, n, grain, counted_body, pool);
+      },
+      &counted};
   const at::Tensor x = at::randint(-30000, 30000, {1024, 2048}, at::kShort).t();
   const at::Tensor y = at::rand({2048, 1024});
   TensorProcessor<at::Tensor> processor(PromotionOptions{}, Policy::kTorch, context);
@@ -169,8 +168,10 @@ TEST(TorchTensorTraits, WrappedNumbersAreScalarsToThePromotionRules) {
 TEST(TorchTensorTraits, UnknownDtypesAreErrors) {
   const at::Tensor q = at::quantize_per_tensor(at::ones({2}), 0.1, 0, at::kQInt8);
   TensorProcessor<at::Tensor> processor;
-  EXPECT_FALSE(
-      processor.AddInputs({q, Values(DType::kFloat32, {2})}).PromoteInputsToCommonDtype(true).Apply().ok());
+  EXPECT_FALSE(processor.AddInputs({q, Values(DType::kFloat32, {2})})
+                   .PromoteInputsToCommonDtype(true)
+                   .Apply()
+                   .ok());
 }
 
 }  // namespace

@@ -1,12 +1,13 @@
 #!/bin/bash
 # Installs what building and testing oneflow_promote needs on a fresh Debian
 # bookworm machine, skipping what is already there: Bazel 4.2.3 and its
-# rules_java, the system libraries, and the Python oracles used by tests.
+# rules_java, the system libraries, clang-format (the format check of
+# tools/test.sh), and the Python oracles used by tests.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 
 "$root"/tools/apt_install.sh bazel-bootstrap bazel-rules-java libabsl-dev libfmt-dev \
-  libgtest-dev libbenchmark-dev
+  libgtest-dev libbenchmark-dev clang-format-14
 
 # PyTorch, pinned in third_party/torch/requirements.txt: its libtorch is the
 # oracle of the *_vs_torch tests and the benchmark's baseline (Bazel finds it

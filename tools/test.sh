@@ -3,7 +3,8 @@
 # against live array-api-strict, NumPy, JAX and ml_dtypes and that includes
 # run down the layers only (tools/check_layers.py, after its own self-test)
 # and that `pip install ./torch_extension` compiles what Bazel links into the
-# extension, then runs `bazel test //...`.
+# extension, that the C++ and CUDA sources are formatted as .clang-format
+# says, then runs `bazel test //...`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install_deps.sh
@@ -15,4 +16,5 @@ python3 tests/literals/generate_cases.py --check tests/literals/cases.tsv
 python3 tools/check_layers_test.py
 python3 tools/check_layers.py
 python3 tools/check_extension_sources.py
+git ls-files '*.h' '*.cc' '*.cu' '*.inc' ':!third_party/' | xargs clang-format-14 --dry-run --Werror
 bazel test //... "$@"

@@ -50,8 +50,7 @@ T ValueOrThrow(absl::StatusOr<T> value) {
 
 DType DTypeOf(at::ScalarType type) {
   const std::optional<DType> dtype = FromTorchScalarType(type);
-  TORCH_CHECK(dtype.has_value(), "dtype ", c10::toString(type),
-              " is not one of oneflow_promote's");
+  TORCH_CHECK(dtype.has_value(), "dtype ", c10::toString(type), " is not one of oneflow_promote's");
   return *dtype;
 }
 

@@ -48,8 +48,7 @@ int main() {
 
   // torch.result_type(torch.ones(2, dtype=torch.int32), 1.5) is the default dtype.
   const std::vector<oneflow_promote::Operand> operands = {
-      oneflow_promote::Operand::Tensor(DType::kInt32, 1),
-      oneflow_promote::Operand::PyFloat(1.5)};
+      oneflow_promote::Operand::Tensor(DType::kInt32, 1), oneflow_promote::Operand::PyFloat(1.5)};
   const absl::StatusOr<DType> result = oneflow_promote::ResultType(operands, Policy::kTorch);
   Check(result.ok() && *result == DType::kFloat32,
         fmt::format("ResultType(int32 tensor, 1.5) == float32 (got {})",
@@ -71,9 +70,8 @@ int main() {
   }
   Check(status.ok(), "CastElements float32 -> float16 -> float32: " + status.ToString());
   for (size_t i = 0; status.ok() && i < src.size(); ++i) {
-    Check(SameFloat(back[i], expected[i]),
-          fmt::format("float16({}) == {} (got {}, bits {:#06x})", src[i], expected[i], back[i],
-                      half[i].bits));
+    Check(SameFloat(back[i], expected[i]), fmt::format("float16({}) == {} (got {}, bits {:#06x})",
+                                                       src[i], expected[i], back[i], half[i].bits));
   }
 
   // An enum value from a foreign ABI is an error, not undefined behaviour.

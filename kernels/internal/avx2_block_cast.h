@@ -54,8 +54,12 @@ using namespace ::oneflow_promote::cast_internal::blocks;
 // path: vpmovmskb, which ran faster than vptest here. Range tests of bits
 // under a constant mask keep vptest, which ran faster there
 // (docs/tuning.md, AnyLaneSet).
-ONEFLOW_PROMOTE_BLOCK_INLINE bool AnyLaneSet(__m256i mask) { return _mm256_movemask_epi8(mask) != 0; }
-ONEFLOW_PROMOTE_BLOCK_INLINE bool AllLanesSet(__m256i mask) { return _mm256_movemask_epi8(mask) == -1; }
+ONEFLOW_PROMOTE_BLOCK_INLINE bool AnyLaneSet(__m256i mask) {
+  return _mm256_movemask_epi8(mask) != 0;
+}
+ONEFLOW_PROMOTE_BLOCK_INLINE bool AllLanesSet(__m256i mask) {
+  return _mm256_movemask_epi8(mask) == -1;
+}
 
 // Rounding to odd, cheaply: under round-toward-zero (RoundTowardZero, block_runner.h)
 // the hardware conversions give the truncated float32 directly, and only
@@ -89,7 +93,8 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256 Int32ToFloatRoundToOdd8(__m256i value) {
 // float64, exactly: 2^52 + x, minus 2^52.
 ONEFLOW_PROMOTE_BLOCK_INLINE __m256d Unsigned32ToDouble4(__m256i fields) {
   const __m256d two52 = _mm256_set1_pd(4503599627370496.0);
-  return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(fields, _mm256_castpd_si256(two52))), two52);
+  return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(fields, _mm256_castpd_si256(two52))),
+                       two52);
 }
 
 // Four int64 as two float64 halves, each exact: the high 32 bits (signed,
@@ -100,9 +105,11 @@ struct Int64Halves {
 ONEFLOW_PROMOTE_BLOCK_INLINE Int64Halves SplitInt64x4(__m256i value) {
   const __m256d low = Unsigned32ToDouble4(_mm256_and_si256(value, _mm256_set1_epi64x(0xFFFFFFFF)));
   // The signed high half: biased by 2^31 to unsigned, converted, unbiased.
-  const __m256i biased_high = _mm256_xor_si256(_mm256_srli_epi64(value, 32), _mm256_set1_epi64x(0x80000000));
-  const __m256d high = _mm256_mul_pd(_mm256_sub_pd(Unsigned32ToDouble4(biased_high), _mm256_set1_pd(2147483648.0)),
-                                     _mm256_set1_pd(4294967296.0));
+  const __m256i biased_high =
+      _mm256_xor_si256(_mm256_srli_epi64(value, 32), _mm256_set1_epi64x(0x80000000));
+  const __m256d high =
+      _mm256_mul_pd(_mm256_sub_pd(Unsigned32ToDouble4(biased_high), _mm256_set1_pd(2147483648.0)),
+                    _mm256_set1_pd(4294967296.0));
   return {high, low};
 }
 
@@ -111,8 +118,10 @@ ONEFLOW_PROMOTE_BLOCK_INLINE Int64Halves SplitInt64x4(__m256i value) {
 // data does, so blocks take the short path predictably.
 ONEFLOW_PROMOTE_BLOCK_INLINE bool AllSmallInt64(__m256i low, __m256i high) {
   const __m256i offset = _mm256_set1_epi64x(int64_t{1} << 51);
-  const __m256i biased = _mm256_or_si256(_mm256_add_epi64(low, offset), _mm256_add_epi64(high, offset));
-  return __builtin_expect(_mm256_testz_si256(biased, _mm256_set1_epi64x(~((int64_t{1} << 52) - 1))), 1);
+  const __m256i biased =
+      _mm256_or_si256(_mm256_add_epi64(low, offset), _mm256_add_epi64(high, offset));
+  return __builtin_expect(_mm256_testz_si256(biased, _mm256_set1_epi64x(~((int64_t{1} << 52) - 1))),
+                          1);
 }
 
 // Four int64 in [-2^51, 2^51) as float64, exactly: added to the bits of
@@ -121,7 +130,8 @@ ONEFLOW_PROMOTE_BLOCK_INLINE bool AllSmallInt64(__m256i low, __m256i high) {
 // MXCSR mode does not matter.
 ONEFLOW_PROMOTE_BLOCK_INLINE __m256d SmallInt64ToDouble4(__m256i value) {
   const __m256d bias = _mm256_set1_pd(0x1.8p52);
-  return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(value, _mm256_castpd_si256(bias))), bias);
+  return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(value, _mm256_castpd_si256(bias))),
+                       bias);
 }
 
 // Four int64 truncated to float32; needs round-toward-zero. The sum of the
@@ -137,7 +147,8 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m128 Int64ToFloatTruncated4(Int64Halves halves) {
 ONEFLOW_PROMOTE_BLOCK_INLINE __m128 Int64ToFloatRoundToOdd4(__m256i value) {
   const Int64Halves halves = SplitInt64x4(value);
   const __m128 truncated = Int64ToFloatTruncated4(halves);
-  const __m256d excess = _mm256_sub_pd(_mm256_sub_pd(_mm256_cvtps_pd(truncated), halves.high), halves.low);
+  const __m256d excess =
+      _mm256_sub_pd(_mm256_sub_pd(_mm256_cvtps_pd(truncated), halves.high), halves.low);
   return SetInexactBit4(truncated, _mm256_cmp_pd(excess, _mm256_setzero_pd(), _CMP_NEQ_OQ));
 }
 
@@ -166,11 +177,14 @@ ONEFLOW_PROMOTE_BLOCK_INLINE auto NarrowedDoubleParts4(const double* pairs, Narr
   const auto first = narrow(_mm256_loadu_pd(pairs));
   const auto second = narrow(_mm256_loadu_pd(pairs + 4));
   using Narrowed = decltype(first);
-  return __builtin_bit_cast(Narrowed, _mm_shuffle_ps(__builtin_bit_cast(__m128, first),
-                                                     __builtin_bit_cast(__m128, second), kPart == 0 ? 0x88 : 0xDD));
+  return __builtin_bit_cast(
+      Narrowed, _mm_shuffle_ps(__builtin_bit_cast(__m128, first),
+                               __builtin_bit_cast(__m128, second), kPart == 0 ? 0x88 : 0xDD));
 }
 ONEFLOW_PROMOTE_BLOCK_INLINE __m128 DoubleToFloat4(__m256d value) { return _mm256_cvtpd_ps(value); }
-ONEFLOW_PROMOTE_BLOCK_INLINE __m128i DoubleToInt32Truncated4(__m256d value) { return _mm256_cvttpd_epi32(value); }
+ONEFLOW_PROMOTE_BLOCK_INLINE __m128i DoubleToInt32Truncated4(__m256d value) {
+  return _mm256_cvttpd_epi32(value);
+}
 
 // The same for eight complex<float>: lanes hold elements (0,1 | 4,5) and
 // (2,3 | 6,7).
@@ -258,8 +272,9 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadFloat8(const From* in) {
 
 // Sources that LoadFloat8 rounds to odd, which needs round-toward-zero.
 template <typename T>
-inline constexpr bool kRoundsToOdd = std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> ||
-                                     std::is_same_v<T, double> || std::is_same_v<T, Complex<double>>;
+inline constexpr bool kRoundsToOdd =
+    std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> || std::is_same_v<T, double> ||
+    std::is_same_v<T, Complex<double>>;
 
 // The real (kPart 0) or imaginary (kPart 1) parts of eight kRoundsToOdd
 // elements truncated to float32, without the sticky bit; needs
@@ -273,15 +288,18 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadTruncatedFloat8(const From* in) {
     const __m256i low = _mm256_loadu_si256(p);
     const __m256i high = _mm256_loadu_si256(p + 1);
     if (AllSmallInt64(low, high)) {
-      return Combine(_mm256_cvtpd_ps(SmallInt64ToDouble4(low)), _mm256_cvtpd_ps(SmallInt64ToDouble4(high)));
+      return Combine(_mm256_cvtpd_ps(SmallInt64ToDouble4(low)),
+                     _mm256_cvtpd_ps(SmallInt64ToDouble4(high)));
     }
-    return Combine(Int64ToFloatTruncated4(SplitInt64x4(low)), Int64ToFloatTruncated4(SplitInt64x4(high)));
+    return Combine(Int64ToFloatTruncated4(SplitInt64x4(low)),
+                   Int64ToFloatTruncated4(SplitInt64x4(high)));
   } else if constexpr (std::is_same_v<From, double>) {
     return Combine(_mm256_cvtpd_ps(_mm256_loadu_pd(in)), _mm256_cvtpd_ps(_mm256_loadu_pd(in + 4)));
   } else {
     static_assert(std::is_same_v<From, Complex<double>>);
     const double* p = reinterpret_cast<const double*>(in);
-    return Combine(NarrowedDoubleParts4<kPart>(p, DoubleToFloat4), NarrowedDoubleParts4<kPart>(p + 8, DoubleToFloat4));
+    return Combine(NarrowedDoubleParts4<kPart>(p, DoubleToFloat4),
+                   NarrowedDoubleParts4<kPart>(p + 8, DoubleToFloat4));
   }
 }
 
@@ -325,9 +343,11 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256 LoadFloat8RoundedToOddIfNormal(const From* i
 template <bool kMayBeNaN>
 ONEFLOW_PROMOTE_BLOCK_INLINE bool MayBeHalfwayInBFloat16OrNaN(__m256 truncated) {
   __m256i candidates = _mm256_cmpeq_epi32(
-      _mm256_and_si256(_mm256_castps_si256(truncated), _mm256_set1_epi32(0xFFFF)), _mm256_set1_epi32(0x8000));
+      _mm256_and_si256(_mm256_castps_si256(truncated), _mm256_set1_epi32(0xFFFF)),
+      _mm256_set1_epi32(0x8000));
   if constexpr (kMayBeNaN) {
-    candidates = _mm256_or_si256(candidates, _mm256_castps_si256(_mm256_cmp_ps(truncated, truncated, _CMP_UNORD_Q)));
+    candidates = _mm256_or_si256(
+        candidates, _mm256_castps_si256(_mm256_cmp_ps(truncated, truncated, _CMP_UNORD_Q)));
   }
   return AnyLaneSet(candidates);
 }
@@ -342,8 +362,10 @@ ONEFLOW_PROMOTE_BLOCK_INLINE bool LoadSmallInt8(const From* in, __m256* value) {
   constexpr int64_t kLimit = int64_t{1} << 24;
   if constexpr (std::is_same_v<From, int32_t>) {
     const __m256i lanes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in));
-    const __m256i biased = _mm256_add_epi32(lanes, _mm256_set1_epi32(kLimit));  // in [0, 2^25) if small
-    if (!__builtin_expect(_mm256_testz_si256(biased, _mm256_set1_epi32(-2 * kLimit)), 1)) return false;
+    const __m256i biased =
+        _mm256_add_epi32(lanes, _mm256_set1_epi32(kLimit));  // in [0, 2^25) if small
+    if (!__builtin_expect(_mm256_testz_si256(biased, _mm256_set1_epi32(-2 * kLimit)), 1))
+      return false;
     *value = _mm256_cvtepi32_ps(lanes);
   } else {
     static_assert(std::is_same_v<From, int64_t>);
@@ -351,8 +373,10 @@ ONEFLOW_PROMOTE_BLOCK_INLINE bool LoadSmallInt8(const From* in, __m256* value) {
     const __m256i low = _mm256_loadu_si256(p);
     const __m256i high = _mm256_loadu_si256(p + 1);
     const __m256i offset = _mm256_set1_epi64x(kLimit);
-    const __m256i biased = _mm256_or_si256(_mm256_add_epi64(low, offset), _mm256_add_epi64(high, offset));
-    if (!__builtin_expect(_mm256_testz_si256(biased, _mm256_set1_epi64x(-2 * kLimit)), 1)) return false;
+    const __m256i biased =
+        _mm256_or_si256(_mm256_add_epi64(low, offset), _mm256_add_epi64(high, offset));
+    if (!__builtin_expect(_mm256_testz_si256(biased, _mm256_set1_epi64x(-2 * kLimit)), 1))
+      return false;
     // The low 32 bits of each element: elements (0,1,4,5 | 2,3,6,7) within
     // lanes, put in order by one 64-bit permute; reusing the range test's
     // loads beat four 16-byte loads and 128-bit shuffles.
@@ -384,7 +408,8 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m128i ToFloat16Bits8(__m256 value) {
   const __m128i half = _mm256_cvtps_ph(value, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
   if constexpr (!kMayBeNaN) return half;
   if (!AnyNaN(value)) return half;
-  const __m128i nan = _mm_or_si128(_mm_andnot_si128(_mm_set1_epi16(0x7FFF), half), _mm_set1_epi16(0x7E00));
+  const __m128i nan =
+      _mm_or_si128(_mm_andnot_si128(_mm_set1_epi16(0x7FFF), half), _mm_set1_epi16(0x7E00));
   return _mm_blendv_epi8(half, nan, HalfNaNLanes8(half));
 }
 
@@ -394,7 +419,8 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m128i ToFloat16Bits8(__m256 value) {
 ONEFLOW_PROMOTE_BLOCK_INLINE __m256i ToBFloat16Lanes8(__m256 value) {
   const __m256i bits = _mm256_castps_si256(value);
   const __m256i odd = _mm256_and_si256(_mm256_srli_epi32(bits, 16), _mm256_set1_epi32(1));
-  return _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(bits, _mm256_set1_epi32(0x7FFF)), odd), 16);
+  return _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(bits, _mm256_set1_epi32(0x7FFF)), odd),
+                           16);
 }
 
 // The same for bfloat16, packed.
@@ -406,8 +432,9 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m128i ToBFloat16Bits8(__m256 value) {
   if (!AnyNaN(value)) return PackUnsigned16(rounded);
   const __m256i is_nan = _mm256_cmpgt_epi32(_mm256_and_si256(bits, _mm256_set1_epi32(0x7FFFFFFF)),
                                             _mm256_set1_epi32(0x7F800000));
-  const __m256i nan = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(bits, 16), _mm256_set1_epi32(0x8000)),
-                                      _mm256_set1_epi32(0x7FC0));
+  const __m256i nan =
+      _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(bits, 16), _mm256_set1_epi32(0x8000)),
+                      _mm256_set1_epi32(0x7FC0));
   return PackUnsigned16(_mm256_blendv_epi8(rounded, nan, is_nan));
 }
 
@@ -433,9 +460,11 @@ ONEFLOW_PROMOTE_BLOCK_INLINE bool SmallInt64ToMiniFloatBits16(const int64_t* in,
   const __m256i a = _mm256_loadu_si256(p), b = _mm256_loadu_si256(p + 1);
   const __m256i c = _mm256_loadu_si256(p + 2), d = _mm256_loadu_si256(p + 3);
   const __m256i offset = _mm256_set1_epi64x(kLimit);
-  const __m256i biased = _mm256_or_si256(_mm256_or_si256(_mm256_add_epi64(a, offset), _mm256_add_epi64(b, offset)),
-                                         _mm256_or_si256(_mm256_add_epi64(c, offset), _mm256_add_epi64(d, offset)));
-  if (!__builtin_expect(_mm256_testz_si256(biased, _mm256_set1_epi64x(-2 * kLimit)), 1)) return false;
+  const __m256i biased =
+      _mm256_or_si256(_mm256_or_si256(_mm256_add_epi64(a, offset), _mm256_add_epi64(b, offset)),
+                      _mm256_or_si256(_mm256_add_epi64(c, offset), _mm256_add_epi64(d, offset)));
+  if (!__builtin_expect(_mm256_testz_si256(biased, _mm256_set1_epi64x(-2 * kLimit)), 1))
+    return false;
   const auto low_halves = [](__m256i x, __m256i y) __attribute__((always_inline)) {
     const __m256 words = _mm256_shuffle_ps(_mm256_castsi256_ps(x), _mm256_castsi256_ps(y), 0x88);
     return _mm256_cvtepi32_ps(_mm256_castps_si256(words));
@@ -445,7 +474,8 @@ ONEFLOW_PROMOTE_BLOCK_INLINE bool SmallInt64ToMiniFloatBits16(const int64_t* in,
   if constexpr (std::is_same_v<To, Float16>) {
     constexpr int kNearest = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
     // 16-bit fields 0, 1, 4, 5, 2, 3, 6, 7 | 8, 9, 12, 13, 10, 11, 14, 15.
-    const __m256i halves = _mm256_set_m128i(_mm256_cvtps_ph(second, kNearest), _mm256_cvtps_ph(first, kNearest));
+    const __m256i halves =
+        _mm256_set_m128i(_mm256_cvtps_ph(second, kNearest), _mm256_cvtps_ph(first, kNearest));
     *bits = _mm256_shuffle_epi32(halves, 0xD8);
   } else {
     static_assert(std::is_same_v<To, BFloat16>);
@@ -483,7 +513,8 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m128i TruncateSaturating4(__m256d value) {
   if constexpr (std::is_same_v<To, int32_t>) {
     // Every int32 bound is exact in float64: clamping changes nothing in
     // range and saturates the rest.
-    return _mm256_cvttpd_epi32(_mm256_min_pd(_mm256_max_pd(value, _mm256_set1_pd(-2147483648.0)), upper));
+    return _mm256_cvttpd_epi32(
+        _mm256_min_pd(_mm256_max_pd(value, _mm256_set1_pd(-2147483648.0)), upper));
   } else {
     static_assert(sizeof(To) < 4);
     return _mm256_cvttpd_epi32(_mm256_min_pd(value, upper));
@@ -499,10 +530,12 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256i TruncateSaturatingInt64x4(__m256d value) {
   const __m256d two63 = _mm256_set1_pd(0x1p63);
   const __m256i too_big = _mm256_castpd_si256(_mm256_cmp_pd(value, two63, _CMP_GE_OQ));
   value = _mm256_and_pd(value, _mm256_cmp_pd(value, value, _CMP_ORD_Q));  // NaN -> +0
-  value = _mm256_min_pd(_mm256_max_pd(value, _mm256_set1_pd(-0x1p63)), _mm256_set1_pd(0x1.fffffffffffffp62));
+  value = _mm256_min_pd(_mm256_max_pd(value, _mm256_set1_pd(-0x1p63)),
+                        _mm256_set1_pd(0x1.fffffffffffffp62));
   const __m256d whole = _mm256_round_pd(value, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
   const __m256d high = _mm256_floor_pd(_mm256_mul_pd(whole, _mm256_set1_pd(0x1p-32)));
-  const __m256d low = _mm256_sub_pd(whole, _mm256_mul_pd(high, _mm256_set1_pd(0x1p32)));  // [0, 2^32)
+  const __m256d low =
+      _mm256_sub_pd(whole, _mm256_mul_pd(high, _mm256_set1_pd(0x1p32)));  // [0, 2^32)
   // 2^52 + low holds low in its mantissa; 2^52 + 2^51 + high holds high
   // (negative too) as an offset from the bias.
   const __m256d low_bias = _mm256_set1_pd(0x1p52);
@@ -512,7 +545,8 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256i TruncateSaturatingInt64x4(__m256d value) {
   const __m256i high_bits = _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(high, high_bias)),
                                              _mm256_castpd_si256(high_bias));
   const __m256i result = _mm256_add_epi64(_mm256_slli_epi64(high_bits, 32), low_bits);
-  return _mm256_blendv_epi8(result, _mm256_set1_epi64x(std::numeric_limits<int64_t>::max()), too_big);
+  return _mm256_blendv_epi8(result, _mm256_set1_epi64x(std::numeric_limits<int64_t>::max()),
+                            too_big);
 }
 
 // Whether all eight values are below 2^51 in magnitude (NaN is not), the
@@ -521,8 +555,9 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256i TruncateSaturatingInt64x4(__m256d value) {
 ONEFLOW_PROMOTE_BLOCK_INLINE bool AllSmall(__m256d low, __m256d high) {
   const __m256d magnitude_mask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7FFFFFFFFFFFFFFF));
   const __m256d limit = _mm256_set1_pd(0x1p51);
-  const __m256d small = _mm256_and_pd(_mm256_cmp_pd(_mm256_and_pd(low, magnitude_mask), limit, _CMP_LT_OQ),
-                                      _mm256_cmp_pd(_mm256_and_pd(high, magnitude_mask), limit, _CMP_LT_OQ));
+  const __m256d small =
+      _mm256_and_pd(_mm256_cmp_pd(_mm256_and_pd(low, magnitude_mask), limit, _CMP_LT_OQ),
+                    _mm256_cmp_pd(_mm256_and_pd(high, magnitude_mask), limit, _CMP_LT_OQ));
   return _mm256_movemask_pd(small) == 0xF;
 }
 
@@ -532,9 +567,9 @@ ONEFLOW_PROMOTE_BLOCK_INLINE bool AllSmall(__m256d low, __m256d high) {
 ONEFLOW_PROMOTE_BLOCK_INLINE __m256i TruncateSmallInt64x4(__m256d value) {
   const __m256d bias = _mm256_set1_pd(0x1.8p52);
   const __m256d whole = _mm256_round_pd(value, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-  return _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(whole, bias)), _mm256_castpd_si256(bias));
+  return _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(whole, bias)),
+                          _mm256_castpd_si256(bias));
 }
-
 
 // Sources LoadFloat8 reads (bool goes through the uint8 kernels).
 template <typename T>
@@ -547,7 +582,8 @@ inline constexpr bool kIsFloatLoadable =
 // Pairs converted in 16-bit integer lanes, without float32.
 template <typename From, typename To>
 inline constexpr bool kConvertsIn16BitLanes =
-    (std::is_same_v<To, BFloat16> && (std::is_same_v<From, Float16> || std::is_same_v<From, Complex<Float16>>)) ||
+    (std::is_same_v<To, BFloat16> &&
+     (std::is_same_v<From, Float16> || std::is_same_v<From, Complex<Float16>>)) ||
     (std::is_same_v<From, BFloat16> && std::is_same_v<To, Float16>);
 
 // Sources whose float32 value is exact, so truncating it is the cast.
@@ -557,7 +593,8 @@ inline constexpr bool kIsExactFloatSource =
     std::is_same_v<T, Complex<float>> || std::is_same_v<T, Complex<Float16>>;
 
 template <typename T>
-inline constexpr bool kIsDoubleSource = std::is_same_v<T, double> || std::is_same_v<T, Complex<double>>;
+inline constexpr bool kIsDoubleSource =
+    std::is_same_v<T, double> || std::is_same_v<T, Complex<double>>;
 
 // Floating and complex sources: LoadFloat8 or LoadDouble8 reads them exactly.
 template <typename T>
@@ -565,25 +602,25 @@ inline constexpr bool kIsFloatingSource = kIsExactFloatSource<T> || kIsDoubleSou
 
 // 16-bit floating sources, and the destinations they widen to exactly.
 template <typename T>
-inline constexpr bool kIsHalfSource =
-    std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16> || std::is_same_v<T, Complex<Float16>>;
+inline constexpr bool kIsHalfSource = std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16> ||
+                                      std::is_same_v<T, Complex<Float16>>;
 template <typename T>
-inline constexpr bool kIsWideFloatDest = std::is_same_v<T, float> || std::is_same_v<T, double> ||
-                                         std::is_same_v<T, Complex<float>> ||
-                                         std::is_same_v<T, Complex<double>>;
+inline constexpr bool kIsWideFloatDest =
+    std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, Complex<float>> ||
+    std::is_same_v<T, Complex<double>>;
 
 template <typename T>
-inline constexpr bool kIsWrappingInteger = std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t> ||
-                                           std::is_same_v<T, int16_t> || std::is_same_v<T, int32_t> ||
-                                           std::is_same_v<T, int64_t>;
+inline constexpr bool kIsWrappingInteger =
+    std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t> || std::is_same_v<T, int16_t> ||
+    std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>;
 
 // Pairs whose cast keeps the low sizeof(To) bytes of each source element:
 // integer -> narrower integer (wraps) and complex -> its part type (the
 // real part comes first).
 template <typename From, typename To>
-inline constexpr bool kKeepsLowBytes =
-    (kIsWrappingInteger<From> && kIsWrappingInteger<To> && sizeof(From) > sizeof(To)) ||
-    std::is_same_v<From, Complex<To>>;
+inline constexpr bool kKeepsLowBytes = (kIsWrappingInteger<From> && kIsWrappingInteger<To> &&
+                                        sizeof(From) > sizeof(To)) ||
+                                       std::is_same_v<From, Complex<To>>;
 
 // Pairs that GCC's own loop over Convert converts as fast as a block did,
 // so that they need blocks only to stream (LoopBlockCast): real integers
@@ -611,7 +648,8 @@ ONEFLOW_PROMOTE_BLOCK_INLINE Double8 LoadDouble8(const From* in) {
   } else {
     static_assert(kIsExactFloatSource<From>);
     const __m256 value = LoadFloat8(in);
-    return {_mm256_cvtps_pd(_mm256_castps256_ps128(value)), _mm256_cvtps_pd(_mm256_extractf128_ps(value, 1))};
+    return {_mm256_cvtps_pd(_mm256_castps256_ps128(value)),
+            _mm256_cvtps_pd(_mm256_extractf128_ps(value, 1))};
   }
 }
 
@@ -648,8 +686,8 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m128i RoundToMiniFloatBits8(const From* in) {
     const __m256 truncated = LoadTruncatedFloat8<kPart>(in);
     constexpr int kNearest = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
     const __m128i half = _mm256_cvtps_ph(truncated, kNearest);
-    const __m128i half_if_inexact =
-        _mm256_cvtps_ph(_mm256_or_ps(truncated, _mm256_castsi256_ps(_mm256_set1_epi32(1))), kNearest);
+    const __m128i half_if_inexact = _mm256_cvtps_ph(
+        _mm256_or_ps(truncated, _mm256_castsi256_ps(_mm256_set1_epi32(1))), kNearest);
     __m128i settled = _mm_cmpeq_epi16(half, half_if_inexact);
     if constexpr (kMayBeNaN<From>) settled = _mm_andnot_si128(HalfNaNLanes8(half), settled);
     if (__builtin_expect(_mm_movemask_epi8(settled) == 0xFFFF, 1)) return half;
@@ -659,7 +697,8 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m128i RoundToMiniFloatBits8(const From* in) {
       // With no lane halfway, rounding half up is rounding to nearest-even:
       // two integer steps fewer than ToBFloat16Lanes8.
       const __m256i bits = _mm256_castps_si256(truncated);
-      return PackUnsigned16(_mm256_srli_epi32(_mm256_add_epi32(bits, _mm256_set1_epi32(0x8000)), 16));
+      return PackUnsigned16(
+          _mm256_srli_epi32(_mm256_add_epi32(bits, _mm256_set1_epi32(0x8000)), 16));
     }
   }
   return ToMiniFloatBits8<To, kMayBeNaN<From>>(LoadFloat8<kPart>(in));
@@ -741,7 +780,8 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256i HalfToBFloat16Bits16(__m256i half) {
   const __m256i below_normal = _mm256_cmpgt_epi16(_mm256_set1_epi16(0x0400), magnitude);
   const __m256i subnormal =
       _mm256_andnot_si256(_mm256_cmpeq_epi16(magnitude, _mm256_setzero_si256()), below_normal);
-  const __m256i special = _mm256_or_si256(subnormal, _mm256_cmpgt_epi16(magnitude, _mm256_set1_epi16(0x7BFF)));
+  const __m256i special =
+      _mm256_or_si256(subnormal, _mm256_cmpgt_epi16(magnitude, _mm256_set1_epi16(0x7BFF)));
   if (__builtin_expect(AnyLaneSet(special), 0)) {
     const __m128i low = ToBFloat16Bits8<true>(_mm256_cvtph_ps(_mm256_castsi256_si128(half)));
     const __m128i high = ToBFloat16Bits8<true>(_mm256_cvtph_ps(_mm256_extracti128_si256(half, 1)));
@@ -752,7 +792,8 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256i HalfToBFloat16Bits16(__m256i half) {
   const __m256i rounded = _mm256_and_si256(
       _mm256_srai_epi16(_mm256_add_epi16(_mm256_add_epi16(half, _mm256_set1_epi16(3)), odd), 3),
       _mm256_set1_epi16(static_cast<int16_t>(0x8FFF)));
-  return _mm256_add_epi16(rounded, _mm256_andnot_si256(below_normal, _mm256_set1_epi16((127 - 15) << 7)));
+  return _mm256_add_epi16(rounded,
+                          _mm256_andnot_si256(below_normal, _mm256_set1_epi16((127 - 15) << 7)));
 }
 
 // Sixteen bfloat16 as float16, in 16-bit integer lanes: a bfloat16 whose
@@ -764,12 +805,15 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256i BFloat16ToHalfBits16(__m256i bfloat) {
   const __m256i magnitude = _mm256_and_si256(bfloat, _mm256_set1_epi16(0x7FFF));
   // The float16's exponent and mantissa fields, shifted right by 3.
   const __m256i rebiased = _mm256_sub_epi16(magnitude, _mm256_set1_epi16((127 - 15) << 7));
-  const __m256i normal = _mm256_and_si256(_mm256_cmpgt_epi16(rebiased, _mm256_set1_epi16((1 << 7) - 1)),
-                                          _mm256_cmpgt_epi16(_mm256_set1_epi16(31 << 7), rebiased));
-  const __m256i usual = _mm256_or_si256(normal, _mm256_cmpeq_epi16(magnitude, _mm256_setzero_si256()));
+  const __m256i normal =
+      _mm256_and_si256(_mm256_cmpgt_epi16(rebiased, _mm256_set1_epi16((1 << 7) - 1)),
+                       _mm256_cmpgt_epi16(_mm256_set1_epi16(31 << 7), rebiased));
+  const __m256i usual =
+      _mm256_or_si256(normal, _mm256_cmpeq_epi16(magnitude, _mm256_setzero_si256()));
   if (__builtin_expect(!AllLanesSet(usual), 0)) {
     const __m128i low = ToFloat16Bits8<true>(BFloat16BitsToFloat8(_mm256_castsi256_si128(bfloat)));
-    const __m128i high = ToFloat16Bits8<true>(BFloat16BitsToFloat8(_mm256_extracti128_si256(bfloat, 1)));
+    const __m128i high =
+        ToFloat16Bits8<true>(BFloat16BitsToFloat8(_mm256_extracti128_si256(bfloat, 1)));
     return _mm256_inserti128_si256(_mm256_castsi128_si256(low), high, 1);
   }
   const __m256i sign = _mm256_xor_si256(bfloat, magnitude);
@@ -787,15 +831,18 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256i BFloat16ToHalfBits16(__m256i bfloat) {
 // per instruction, and no conversion, whose pipe both of those share.
 ONEFLOW_PROMOTE_BLOCK_INLINE bool HalfToInt16Truncated16(__m256i half, __m256i* words) {
   const __m256i exponent = _mm256_and_si256(half, _mm256_set1_epi16(0x7C00));
-  if (__builtin_expect(AnyLaneSet(_mm256_cmpgt_epi16(exponent, _mm256_set1_epi16(0x77FF))), 0)) return false;
+  if (__builtin_expect(AnyLaneSet(_mm256_cmpgt_epi16(exponent, _mm256_set1_epi16(0x77FF))), 0))
+    return false;
   // e * 0x0101 (the exponent field times 2^-10 * 257), less e's offsets
   // from the table's start in each byte: e - 14 below, e - 22 above.
   const __m256i index = _mm256_sub_epi16(_mm256_mulhi_epu16(exponent, _mm256_set1_epi16(257 << 6)),
                                          _mm256_set1_epi16(((15 - 1 + 8) << 8) | (15 - 1)));
-  const __m256i powers = _mm256_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
-                                          1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0);
-  const __m256i significand = _mm256_or_si256(_mm256_slli_epi16(half, 5), _mm256_set1_epi16(INT16_MIN));
-  *words = _mm256_sign_epi16(_mm256_mulhi_epu16(significand, _mm256_shuffle_epi8(powers, index)), half);
+  const __m256i powers = _mm256_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+                                          2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0);
+  const __m256i significand =
+      _mm256_or_si256(_mm256_slli_epi16(half, 5), _mm256_set1_epi16(INT16_MIN));
+  *words =
+      _mm256_sign_epi16(_mm256_mulhi_epu16(significand, _mm256_shuffle_epi8(powers, index)), half);
   return true;
 }
 
@@ -820,11 +867,12 @@ struct BlockCast<From, To, std::enable_if_t<block_internal::kStreamsCompilerLoop
 // conversion pipe; the ways around cvtdq2ps and F16C that were tried ran
 // slower (docs/tuning.md).
 template <typename From, typename To>
-struct BlockCast<From, To,
-                 std::enable_if_t<block_internal::kIsNarrowFloatDest<To> &&
-                                  block_internal::kIsFloatLoadable<From> && !std::is_same_v<From, To> &&
-                                  !block_internal::kStreamsCompilerLoop<From, To> &&
-                                  !block_internal::kConvertsIn16BitLanes<From, To>>> {
+struct BlockCast<
+    From, To,
+    std::enable_if_t<block_internal::kIsNarrowFloatDest<To> &&
+                     block_internal::kIsFloatLoadable<From> && !std::is_same_v<From, To> &&
+                     !block_internal::kStreamsCompilerLoop<From, To> &&
+                     !block_internal::kConvertsIn16BitLanes<From, To>>> {
   template <bool kStream = false>
   static int64_t Run(const From* in, To* out, int64_t n) {
     using namespace block_internal;
@@ -839,9 +887,10 @@ struct BlockCast<From, To,
     // faster than a 16-byte store per 8; wider sources keep blocks of 8
     // (docs/tuning.md).
     if constexpr (sizeof(From) == 1) {
-      return RunBlocks<16, kRoundsToOdd<From>, kStream>(in, out, n, [&](const From* block_in, To* block_out) {
-        StoreVector<kStream>(block_out, _mm256_set_m128i(bits8(block_in + 8), bits8(block_in)));
-      });
+      return RunBlocks<16, kRoundsToOdd<From>, kStream>(
+          in, out, n, [&](const From* block_in, To* block_out) {
+            StoreVector<kStream>(block_out, _mm256_set_m128i(bits8(block_in + 8), bits8(block_in)));
+          });
     } else if constexpr (std::is_same_v<From, int16_t> && std::is_same_v<To, BFloat16>) {
       return RunBlocks<16, false, kStream>(in, out, n, [&](const From* block_in, To* block_out) {
         __m256i bits;
@@ -852,18 +901,19 @@ struct BlockCast<From, To,
       });
     } else if constexpr (std::is_same_v<From, int64_t>) {
       // Forced inline: GCC kept this block out of line for float16.
-      return RunBlocks<16, true, kStream>(in, out, n, [&](const From* block_in, To* block_out)
-                                                          __attribute__((always_inline)) {
-        __m256i bits;
-        if (!SmallInt64ToMiniFloatBits16<To>(block_in, &bits)) {
-          bits = _mm256_set_m128i(bits8(block_in + 8), bits8(block_in));
-        }
-        StoreVector<kStream>(block_out, bits);
-      });
+      return RunBlocks<16, true, kStream>(
+          in, out, n, [&](const From* block_in, To* block_out) __attribute__((always_inline)) {
+            __m256i bits;
+            if (!SmallInt64ToMiniFloatBits16<To>(block_in, &bits)) {
+              bits = _mm256_set_m128i(bits8(block_in + 8), bits8(block_in));
+            }
+            StoreVector<kStream>(block_out, bits);
+          });
     }
-    return RunBlocks<8, kRoundsToOdd<From>, kStream>(in, out, n, [&](const From* block_in, To* block_out) {
-      StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out), bits8(block_in));
-    });
+    return RunBlocks<8, kRoundsToOdd<From>, kStream>(
+        in, out, n, [&](const From* block_in, To* block_out) {
+          StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out), bits8(block_in));
+        });
   }
 };
 
@@ -876,9 +926,13 @@ struct BlockCast<From, To, std::enable_if_t<block_internal::kConvertsIn16BitLane
     using namespace block_internal;
     return RunBlocks<16, false, kStream>(in, out, n, [](const From* block_in, To* block_out) {
       if constexpr (std::is_same_v<To, Float16>) {
-        StoreVector<kStream>(block_out, BFloat16ToHalfBits16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_in))));
+        StoreVector<kStream>(
+            block_out,
+            BFloat16ToHalfBits16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_in))));
       } else if constexpr (std::is_same_v<From, Float16>) {
-        StoreVector<kStream>(block_out, HalfToBFloat16Bits16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_in))));
+        StoreVector<kStream>(
+            block_out,
+            HalfToBFloat16Bits16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_in))));
       } else {
         StoreVector<kStream>(block_out, HalfToBFloat16Bits16(HalfRealParts16(block_in)));
       }
@@ -895,21 +949,23 @@ struct BlockCast<From, Complex<Float16>,
   template <bool kStream = false>
   static int64_t Run(const From* in, Complex<Float16>* out, int64_t n) {
     using namespace block_internal;
-    return RunBlocks<8, kRoundsToOdd<From>, kStream>(in, out, n, [](const From* block_in, Complex<Float16>* block_out) {
-      __m128i real;
-      if constexpr (std::is_same_v<From, Float16>) {
-        real = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block_in));  // bits kept, NaN payload too
-      } else {
-        real = RoundToMiniFloatBits8<Float16, 0>(block_in);
-      }
-      __m128i imag = _mm_setzero_si128();
-      if constexpr (kIsComplexSource<From>) {
-        imag = RoundToMiniFloatBits8<Float16, 1>(block_in);
-      }
-      __m128i* p = reinterpret_cast<__m128i*>(block_out);
-      StoreVector<kStream>(p, _mm_unpacklo_epi16(real, imag));
-      StoreVector<kStream>(p + 1, _mm_unpackhi_epi16(real, imag));
-    });
+    return RunBlocks<8, kRoundsToOdd<From>, kStream>(
+        in, out, n, [](const From* block_in, Complex<Float16>* block_out) {
+          __m128i real;
+          if constexpr (std::is_same_v<From, Float16>) {
+            real = _mm_loadu_si128(
+                reinterpret_cast<const __m128i*>(block_in));  // bits kept, NaN payload too
+          } else {
+            real = RoundToMiniFloatBits8<Float16, 0>(block_in);
+          }
+          __m128i imag = _mm_setzero_si128();
+          if constexpr (kIsComplexSource<From>) {
+            imag = RoundToMiniFloatBits8<Float16, 1>(block_in);
+          }
+          __m128i* p = reinterpret_cast<__m128i*>(block_out);
+          StoreVector<kStream>(p, _mm_unpacklo_epi16(real, imag));
+          StoreVector<kStream>(p + 1, _mm_unpackhi_epi16(real, imag));
+        });
   }
 };
 
@@ -927,20 +983,23 @@ struct BlockCast<From, bool, std::enable_if_t<block_internal::kIsComplexSource<F
         // A part is nonzero when its magnitude bits are.
         const __m256i magnitude = _mm256_set1_epi32(0x7FFF7FFF);
         const __m256i zero = _mm256_cmpeq_epi32(
-            _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_in)), magnitude),
+            _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_in)),
+                             magnitude),
             _mm256_setzero_si256());
         nonzero = _mm256_andnot_si256(zero, _mm256_set1_epi32(-1));
       } else if constexpr (std::is_same_v<From, Complex<float>>) {
         const __m256 zero = _mm256_setzero_ps();
-        nonzero = _mm256_castps_si256(_mm256_or_ps(_mm256_cmp_ps(LoadFloat8(block_in), zero, _CMP_NEQ_UQ),
-                                                   _mm256_cmp_ps(LoadFloat8<1>(block_in), zero, _CMP_NEQ_UQ)));
+        nonzero = _mm256_castps_si256(
+            _mm256_or_ps(_mm256_cmp_ps(LoadFloat8(block_in), zero, _CMP_NEQ_UQ),
+                         _mm256_cmp_ps(LoadFloat8<1>(block_in), zero, _CMP_NEQ_UQ)));
       } else {
         // float64 masks narrow through cvtpd2ps: all ones is a NaN whose
         // float32 conversion is all ones again.
         const auto nonzero4 = [](const double* pairs) __attribute__((always_inline)) {
           const __m256d zero = _mm256_setzero_pd();
-          return _mm256_cvtpd_ps(_mm256_or_pd(_mm256_cmp_pd(DoubleParts4<0>(pairs), zero, _CMP_NEQ_UQ),
-                                              _mm256_cmp_pd(DoubleParts4<1>(pairs), zero, _CMP_NEQ_UQ)));
+          return _mm256_cvtpd_ps(
+              _mm256_or_pd(_mm256_cmp_pd(DoubleParts4<0>(pairs), zero, _CMP_NEQ_UQ),
+                           _mm256_cmp_pd(DoubleParts4<1>(pairs), zero, _CMP_NEQ_UQ)));
         };
         const double* p = reinterpret_cast<const double*>(block_in);
         nonzero = _mm256_castps_si256(Combine(nonzero4(p), nonzero4(p + 8)));
@@ -988,7 +1047,8 @@ struct BlockCast<From, To,
       return TruncateSaturating8<To>(LoadFloat8(in));
     } else {
       const Double8 value = LoadDouble8(in);
-      return _mm256_set_m128i(TruncateSaturating4<To>(value.high), TruncateSaturating4<To>(value.low));
+      return _mm256_set_m128i(TruncateSaturating4<To>(value.high),
+                              TruncateSaturating4<To>(value.low));
     }
   }
   static __m256i Lanes(const From* in) {
@@ -1006,18 +1066,21 @@ struct BlockCast<From, To,
     if constexpr (sizeof(To) == 1 || (sizeof(To) == 2 && kIsHalfSource<From>)) {
       return RunBlocks<16, false, kStream>(in, out, n, [](const From* block_in, To* block_out) {
         // The sixteen results as 16-bit words, in order, to store or pack.
-        const auto finish = [block_out](__m128i first_words, __m128i second_words) __attribute__((always_inline)) {
+        const auto finish = [block_out](__m128i first_words, __m128i second_words)
+            __attribute__((always_inline)) {
           if constexpr (sizeof(To) == 2) {
             StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out), first_words);
             StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out) + 1, second_words);
           } else {
             StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out),
-                                 std::is_same_v<To, uint8_t> ? _mm_packus_epi16(first_words, second_words)
-                                                             : _mm_packs_epi16(first_words, second_words));
+                                 std::is_same_v<To, uint8_t>
+                                     ? _mm_packus_epi16(first_words, second_words)
+                                     : _mm_packs_epi16(first_words, second_words));
           }
         };
         // The sixteen results as 16-bit lanes, to store or pack.
-        const auto finish_lanes = [block_out, &finish](__m256i words) __attribute__((always_inline)) {
+        const auto finish_lanes =
+            [ block_out, &finish ](__m256i words) __attribute__((always_inline)) {
           if constexpr (sizeof(To) == 2) {
             StoreVector<kStream>(block_out, words);
           } else {
@@ -1039,8 +1102,10 @@ struct BlockCast<From, To,
           // with zeros makes elements (0-3 | 8-11) and (4-7 | 12-15), which
           // packing within lanes puts back in order.
           const __m256i bits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_in));
-          const __m256i low = _mm256_cvttps_epi32(_mm256_castsi256_ps(_mm256_unpacklo_epi16(_mm256_setzero_si256(), bits)));
-          const __m256i high = _mm256_cvttps_epi32(_mm256_castsi256_ps(_mm256_unpackhi_epi16(_mm256_setzero_si256(), bits)));
+          const __m256i low = _mm256_cvttps_epi32(
+              _mm256_castsi256_ps(_mm256_unpacklo_epi16(_mm256_setzero_si256(), bits)));
+          const __m256i high = _mm256_cvttps_epi32(
+              _mm256_castsi256_ps(_mm256_unpackhi_epi16(_mm256_setzero_si256(), bits)));
           if (!AnyIndefinite(low, high)) {
             finish_lanes(_mm256_packs_epi32(low, high));
             return;
@@ -1070,10 +1135,11 @@ struct BlockCast<From, To,
 // complex128: exact, through F16C or a shift instead of convert.h's bit
 // decoding.
 template <typename From, typename To>
-struct BlockCast<From, To,
-                 std::enable_if_t<block_internal::kIsHalfSource<From> && block_internal::kIsWideFloatDest<To> &&
-                                  !(convert_internal::IsComplex<From>::value &&
-                                    convert_internal::IsComplex<To>::value)>> {
+struct BlockCast<
+    From, To,
+    std::enable_if_t<block_internal::kIsHalfSource<From> && block_internal::kIsWideFloatDest<To> &&
+                     !(convert_internal::IsComplex<From>::value &&
+                       convert_internal::IsComplex<To>::value)>> {
   template <bool kStream = false>
   static int64_t Run(const From* in, To* out, int64_t n) {
     using namespace block_internal;
@@ -1115,8 +1181,7 @@ struct BlockCast<From, To,
 
 // Floating and complex -> int64 (truncate, saturate).
 template <typename From>
-struct BlockCast<From, int64_t,
-                 std::enable_if_t<block_internal::kIsFloatingSource<From>>> {
+struct BlockCast<From, int64_t, std::enable_if_t<block_internal::kIsFloatingSource<From>>> {
   template <bool kStream = false>
   static int64_t Run(const From* in, int64_t* out, int64_t n) {
     using namespace block_internal;
@@ -1143,30 +1208,35 @@ struct BlockCast<From, int64_t,
     };
     if constexpr (std::is_same_v<From, Float16> || std::is_same_v<From, BFloat16>) {
       // Sixteen at a time from one 32-byte load, four results per store.
-      return RunBlocks<16, false, kStream>(in, out, n, [&eight](const From* block_in, int64_t* block_out) {
-        const __m256i bits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_in));
-        const auto low = [](__m256i v) { return _mm256_castsi256_si128(v); };
-        const auto high = [](__m256i v) { return _mm256_extracti128_si256(v, 1); };
-        __m256i first, second;  // the sixteen truncated to int32
-        if constexpr (std::is_same_v<From, Float16>) {  // elements 0-7 and 8-15
-          first = _mm256_cvttps_epi32(_mm256_cvtph_ps(low(bits)));
-          second = _mm256_cvttps_epi32(_mm256_cvtph_ps(high(bits)));
-        } else {
-          // bfloat16 interleaved with zeros is float32 of elements
-          // (0-3 | 8-11) and (4-7 | 12-15).
-          first = _mm256_cvttps_epi32(_mm256_castsi256_ps(_mm256_unpacklo_epi16(_mm256_setzero_si256(), bits)));
-          second = _mm256_cvttps_epi32(_mm256_castsi256_ps(_mm256_unpackhi_epi16(_mm256_setzero_si256(), bits)));
-        }
-        if (AnyIndefinite(first, second)) {
-          eight(block_in, block_out);
-          eight(block_in + 8, block_out + 8);
-          return;
-        }
-        const __m128i quarters[4] = {low(first), std::is_same_v<From, Float16> ? high(first) : low(second),
-                                     std::is_same_v<From, Float16> ? low(second) : high(first), high(second)};
-        __m256i* p = reinterpret_cast<__m256i*>(block_out);
-        for (int i = 0; i < 4; ++i) StoreVector<kStream>(p + i, _mm256_cvtepi32_epi64(quarters[i]));
-      });
+      return RunBlocks<16, false, kStream>(
+          in, out, n, [&eight](const From* block_in, int64_t* block_out) {
+            const __m256i bits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_in));
+            const auto low = [](__m256i v) { return _mm256_castsi256_si128(v); };
+            const auto high = [](__m256i v) { return _mm256_extracti128_si256(v, 1); };
+            __m256i first, second;                          // the sixteen truncated to int32
+            if constexpr (std::is_same_v<From, Float16>) {  // elements 0-7 and 8-15
+              first = _mm256_cvttps_epi32(_mm256_cvtph_ps(low(bits)));
+              second = _mm256_cvttps_epi32(_mm256_cvtph_ps(high(bits)));
+            } else {
+              // bfloat16 interleaved with zeros is float32 of elements
+              // (0-3 | 8-11) and (4-7 | 12-15).
+              first = _mm256_cvttps_epi32(
+                  _mm256_castsi256_ps(_mm256_unpacklo_epi16(_mm256_setzero_si256(), bits)));
+              second = _mm256_cvttps_epi32(
+                  _mm256_castsi256_ps(_mm256_unpackhi_epi16(_mm256_setzero_si256(), bits)));
+            }
+            if (AnyIndefinite(first, second)) {
+              eight(block_in, block_out);
+              eight(block_in + 8, block_out + 8);
+              return;
+            }
+            const __m128i quarters[4] = {
+                low(first), std::is_same_v<From, Float16> ? high(first) : low(second),
+                std::is_same_v<From, Float16> ? low(second) : high(first), high(second)};
+            __m256i* p = reinterpret_cast<__m256i*>(block_out);
+            for (int i = 0; i < 4; ++i)
+              StoreVector<kStream>(p + i, _mm256_cvtepi32_epi64(quarters[i]));
+          });
     } else {
       return RunBlocks<8, false, kStream>(in, out, n, eight);
     }
@@ -1258,13 +1328,14 @@ struct BlockCast<From, To, std::enable_if_t<block_internal::kIsRealPartCast<From
 // imaginary parts, which made these pairs far slower than their real
 // pairs on cached data.
 template <typename FromPart, typename ToPart>
-struct BlockCast<Complex<FromPart>, Complex<ToPart>,
-                 std::enable_if_t<(std::is_same_v<FromPart, Float16> || std::is_same_v<ToPart, Float16>) &&
-                                  !std::is_same_v<FromPart, ToPart>>> {
+struct BlockCast<
+    Complex<FromPart>, Complex<ToPart>,
+    std::enable_if_t<(std::is_same_v<FromPart, Float16> ||
+                      std::is_same_v<ToPart, Float16>)&&!std::is_same_v<FromPart, ToPart>>> {
   template <bool kStream = false>
   static int64_t Run(const Complex<FromPart>* in, Complex<ToPart>* out, int64_t n) {
-    return BlockCast<FromPart, ToPart>::template Run<kStream>(reinterpret_cast<const FromPart*>(in),
-                                                              reinterpret_cast<ToPart*>(out), 2 * n) /
+    return BlockCast<FromPart, ToPart>::template Run<kStream>(
+               reinterpret_cast<const FromPart*>(in), reinterpret_cast<ToPart*>(out), 2 * n) /
            2;
   }
 };

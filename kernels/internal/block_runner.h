@@ -33,22 +33,23 @@ namespace oneflow_promote::cast_internal::blocks {
 
 // Pair classes the rules below name.
 template <typename T>
-inline constexpr bool kIsNarrowFloatDest = std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>;
+inline constexpr bool kIsNarrowFloatDest =
+    std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>;
 
 template <typename T>
 inline constexpr bool kIsSmallIntDest = std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t> ||
                                         std::is_same_v<T, int16_t> || std::is_same_v<T, int32_t>;
 
 template <typename T>
-inline constexpr bool kIsComplexSource = std::is_same_v<T, Complex<float>> ||
-                                         std::is_same_v<T, Complex<double>> ||
-                                         std::is_same_v<T, Complex<Float16>>;
+inline constexpr bool kIsComplexSource =
+    std::is_same_v<T, Complex<float>> || std::is_same_v<T, Complex<double>> ||
+    std::is_same_v<T, Complex<Float16>>;
 
 // Integer parts that int32 lanes hold exactly.
 template <typename T>
-inline constexpr bool kIsInt32LaneInteger = std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t> ||
-                                            std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t> ||
-                                            std::is_same_v<T, int32_t>;
+inline constexpr bool kIsInt32LaneInteger =
+    std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t> || std::is_same_v<T, int16_t> ||
+    std::is_same_v<T, uint16_t> || std::is_same_v<T, int32_t>;
 
 template <typename T>
 inline constexpr bool kIsBuiltinFloat = std::is_same_v<T, float> || std::is_same_v<T, double>;
@@ -57,11 +58,13 @@ inline constexpr bool kIsBuiltinFloat = std::is_same_v<T, float> || std::is_same
 // instruction or two (or none): an integer held in int32 lanes to a wider
 // integer, to float32 or to float64; float32 and float64 to either.
 template <typename S, typename D>
-inline constexpr bool kIsPlainPartConversion =
-    kIsInt32LaneInteger<S> ? (std::is_integral_v<D> && !std::is_same_v<D, bool> && sizeof(D) > sizeof(S) &&
-                              (sizeof(D) != 2 || sizeof(S) == 1)) ||
-                                 kIsBuiltinFloat<D>
-                           : kIsBuiltinFloat<S> && kIsBuiltinFloat<D>;
+inline constexpr bool kIsPlainPartConversion = kIsInt32LaneInteger<S>
+                                                   ? (std::is_integral_v<D> &&
+                                                      !std::is_same_v<D, bool> &&
+                                                      sizeof(D) > sizeof(S) &&
+                                                      (sizeof(D) != 2 || sizeof(S) == 1)) ||
+                                                         kIsBuiltinFloat<D>
+                                                   : kIsBuiltinFloat<S>&& kIsBuiltinFloat<D>;
 
 // Pairs made of plain part conversions: real -> real, real -> complex
 // (zero imaginary parts; float32 -> complex64 and float64 -> complex128
@@ -75,9 +78,10 @@ inline constexpr bool kIsPlainConversion =
 // complex64 -> float64 and complex128 -> float32: the real part, converted
 // as float32 <-> float64 is.
 template <typename From, typename To>
-inline constexpr bool kIsRealPartCast =
-    (std::is_same_v<From, Complex<float>> && std::is_same_v<To, double>) ||
-    (std::is_same_v<From, Complex<double>> && std::is_same_v<To, float>);
+inline constexpr bool kIsRealPartCast = (std::is_same_v<From, Complex<float>> &&
+                                         std::is_same_v<To, double>) ||
+                                        (std::is_same_v<From, Complex<double>> &&
+                                         std::is_same_v<To, float>);
 
 // Sets the rounding mode of the calling thread to toward-zero for its
 // lifetime; the scalar tail after it runs in the caller's mode.
@@ -117,7 +121,8 @@ ONEFLOW_PROMOTE_BLOCK_INLINE void PrefetchAhead(const void* in, int64_t offset_b
   // (the address is formed as an integer, never as a pointer past it).
   const char* ahead = reinterpret_cast<const char*>(reinterpret_cast<uintptr_t>(in) + kAhead);
   if constexpr (kBlockBytes >= 64) {
-    for (int64_t line = 0; line < kBlockBytes; line += 64) __builtin_prefetch(ahead + line, 0, kLocality);
+    for (int64_t line = 0; line < kBlockBytes; line += 64)
+      __builtin_prefetch(ahead + line, 0, kLocality);
   } else if (offset_bytes % 64 < kBlockBytes) {
     __builtin_prefetch(ahead, 0, kLocality);
   }
@@ -130,21 +135,21 @@ ONEFLOW_PROMOTE_BLOCK_INLINE void PrefetchAhead(const void* in, int64_t offset_b
 // casts are bound by their writes and int32 rounded to 16-bit floats by its
 // arithmetic; they read one stream (docs/tuning.md, kReadsInStreams).
 template <typename From, typename To>
-inline constexpr bool kReadsInStreams =
-    sizeof(From) == sizeof(To)
-        ? sizeof(From) >= 4
-        : sizeof(From) > sizeof(To) &&
-              !(std::is_integral_v<From> && sizeof(From) <= 4 &&
-                (kIsNarrowFloatDest<To> || std::is_same_v<To, Complex<Float16>>));
+inline constexpr bool kReadsInStreams = sizeof(From) == sizeof(To)
+                                            ? sizeof(From) >= 4
+                                            : sizeof(From) > sizeof(To) &&
+                                                  !(std::is_integral_v<From> && sizeof(From) <= 4 &&
+                                                    (kIsNarrowFloatDest<To> ||
+                                                     std::is_same_v<To, Complex<Float16>>));
 // Four, except six for complex128 -> 8- and 16-bit integers, which read 8
 // and 16 times the bytes they write, and two for float32 -> float16 (and
 // complex64 -> complex32, as twice the float32): the counts that read
 // fastest (docs/tuning.md, kReadStreams).
 template <typename From, typename To>
 inline constexpr int64_t kReadStreams =
-    std::is_same_v<From, Complex<double>> && kIsSmallIntDest<To> && sizeof(To) <= 2 ? 6
-    : std::is_same_v<From, float> && std::is_same_v<To, Float16> ? 2
-                                                                 : 4;
+    std::is_same_v<From, Complex<double>>&& kIsSmallIntDest<To> && sizeof(To) <= 2 ? 6
+    : std::is_same_v<From, float>&& std::is_same_v<To, Float16>                    ? 2
+                                                                                   : 4;
 // How much of a stream is read before the next: longer turns lose the
 // streams' gain, shorter ones the prefetchers' (docs/tuning.md,
 // kStreamTurnBytes).
@@ -193,7 +198,8 @@ bool ForwardLoadsWaitOnStores(const From* in, const To* out) {
   if constexpr (sizeof(From) != sizeof(To)) {
     return false;
   } else {
-    const uintptr_t ahead = (reinterpret_cast<uintptr_t>(out) - reinterpret_cast<uintptr_t>(in)) % 4096;
+    const uintptr_t ahead =
+        (reinterpret_cast<uintptr_t>(out) - reinterpret_cast<uintptr_t>(in)) % 4096;
     return ahead != 0 && ahead < 128;
   }
 }
@@ -217,7 +223,8 @@ ONEFLOW_PROMOTE_BLOCK_INLINE int64_t RunBlocks(const From* in, To* out, int64_t 
   const auto blocks = [&](int64_t begin, int64_t end) __attribute__((always_inline)) {
     for (int64_t i = begin; i < end; i += kWidth) {
       if constexpr (kStream && kPrefetchesNextTurn<From, To>) {
-        PrefetchAhead<kBlockBytes, kStreamTurnBytes, true>(in + i, i * static_cast<int64_t>(sizeof(From)));
+        PrefetchAhead<kBlockBytes, kStreamTurnBytes, true>(in + i,
+                                                           i * static_cast<int64_t>(sizeof(From)));
       } else if constexpr (kStream && kPrefetchesAhead<From, To>) {
         PrefetchAhead<kBlockBytes>(in + i, i * static_cast<int64_t>(sizeof(From)));
       }
@@ -229,8 +236,9 @@ ONEFLOW_PROMOTE_BLOCK_INLINE int64_t RunBlocks(const From* in, To* out, int64_t 
   };
   const auto run = [&] {
     const int64_t end = n / kWidth * kWidth;
-    const int64_t streams =
-        kStream && (kReadsInStreams<From, To> || sizeof(From) == sizeof(To)) ? kReadStreams<From, To> : 1;
+    const int64_t streams = kStream && (kReadsInStreams<From, To> || sizeof(From) == sizeof(To))
+                                ? kReadStreams<From, To>
+                                : 1;
     const int64_t part = n / streams / kTurn * kTurn;
     if (kStream && ForwardLoadsWaitOnStores(in, out)) {
       blocks_downwards(streams * part, end);
@@ -269,12 +277,14 @@ ONEFLOW_PROMOTE_BLOCK_INLINE void StreamOut(const void* from, void* to) {
 #if defined(__AVX__)
   static_assert(kBytes % 32 == 0);
   for (int64_t v = 0; v < kBytes / 32; ++v) {
-    _mm256_stream_si256(static_cast<__m256i*>(to) + v, _mm256_load_si256(static_cast<const __m256i*>(from) + v));
+    _mm256_stream_si256(static_cast<__m256i*>(to) + v,
+                        _mm256_load_si256(static_cast<const __m256i*>(from) + v));
   }
 #else
   static_assert(kBytes % 16 == 0);
   for (int64_t v = 0; v < kBytes / 16; ++v) {
-    _mm_stream_si128(static_cast<__m128i*>(to) + v, _mm_load_si128(static_cast<const __m128i*>(from) + v));
+    _mm_stream_si128(static_cast<__m128i*>(to) + v,
+                     _mm_load_si128(static_cast<const __m128i*>(from) + v));
   }
 #endif
 }

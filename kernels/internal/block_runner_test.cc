@@ -22,20 +22,21 @@ namespace {
 // that it visits each whole block once, in place, and returns their length.
 template <int kWidth, bool kStream, typename From, typename To>
 void ExpectEachBlockOnce(int64_t n, int64_t out_offset_bytes) {
-  std::vector<unsigned char> storage(static_cast<size_t>(out_offset_bytes + n * sizeof(To) +
-                                                         n * sizeof(From) + 64));
+  std::vector<unsigned char> storage(
+      static_cast<size_t>(out_offset_bytes + n * sizeof(To) + n * sizeof(From) + 64));
   const auto* in = reinterpret_cast<const From*>(storage.data());
   auto* out = reinterpret_cast<To*>(storage.data() + out_offset_bytes);
   std::vector<int> visits(static_cast<size_t>(n), 0);
   int64_t strays = 0;
-  const int64_t converted = RunBlocks<kWidth, false, kStream>(in, out, n, [&](const From* block_in, To* block_out) {
-    const int64_t i = block_in - in;
-    if (block_out - out != i || i % kWidth != 0 || i < 0 || i + kWidth > n) {
-      ++strays;
-    } else {
-      ++visits[static_cast<size_t>(i)];
-    }
-  });
+  const int64_t converted =
+      RunBlocks<kWidth, false, kStream>(in, out, n, [&](const From* block_in, To* block_out) {
+        const int64_t i = block_in - in;
+        if (block_out - out != i || i % kWidth != 0 || i < 0 || i + kWidth > n) {
+          ++strays;
+        } else {
+          ++visits[static_cast<size_t>(i)];
+        }
+      });
   const int64_t whole = n / kWidth * kWidth;
   EXPECT_EQ(converted, whole) << "n=" << n;
   EXPECT_EQ(strays, 0) << "n=" << n;
@@ -119,7 +120,8 @@ template <typename From, typename To>
 void ExpectLoopBlocksConvert(const std::vector<From>& source) {
   const int64_t n = static_cast<int64_t>(source.size());
   std::vector<unsigned char> storage(static_cast<size_t>(n) * sizeof(To) + 64, 0);
-  To* out = reinterpret_cast<To*>(storage.data() + (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64));
+  To* out = reinterpret_cast<To*>(storage.data() +
+                                  (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64));
   using Blocks = LoopBlockCast<From, To>;
   EXPECT_EQ(Blocks::Run(source.data(), out, n), 0);
   const int64_t converted = Blocks::template Run<true>(source.data(), out, n);
@@ -141,7 +143,8 @@ TEST(LoopBlockCastTest, StreamsWhatConvertGives) {
   for (int64_t i = 0; i < 5000; ++i) {
     // Values past every narrower type's range, zeros and sign changes.
     integers.push_back((i % 7 == 0) ? 0 : (i * 0x9E3779B97F4A7C15LL) >> (i % 61));
-    floats.push_back(i % 5 == 0 ? 0.0f : static_cast<float>(integers.back()) * (i % 2 ? 1e-9f : -3.5f));
+    floats.push_back(i % 5 == 0 ? 0.0f
+                                : static_cast<float>(integers.back()) * (i % 2 ? 1e-9f : -3.5f));
   }
   ExpectLoopBlocksConvert<int64_t, int8_t>(integers);
   ExpectLoopBlocksConvert<int64_t, bool>(integers);
@@ -150,9 +153,9 @@ TEST(LoopBlockCastTest, StreamsWhatConvertGives) {
   // Blocks of 8 and 4, the loops GCC would unroll before vectorizing.
   ExpectLoopBlocksConvert<float, Complex<float>>(floats);
   ExpectLoopBlocksConvert<float, Complex<double>>(floats);
-  ExpectLoopBlocksConvert<Complex<float>, float>(
-      std::vector<Complex<float>>(reinterpret_cast<const Complex<float>*>(floats.data()),
-                                  reinterpret_cast<const Complex<float>*>(floats.data()) + floats.size() / 2));
+  ExpectLoopBlocksConvert<Complex<float>, float>(std::vector<Complex<float>>(
+      reinterpret_cast<const Complex<float>*>(floats.data()),
+      reinterpret_cast<const Complex<float>*>(floats.data()) + floats.size() / 2));
 }
 #endif
 

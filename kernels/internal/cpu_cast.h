@@ -74,7 +74,9 @@ template <typename From, typename To>
 struct NoBlockCast {
   static constexpr bool kConvertsNothing = true;
   template <bool kStream = false>
-  static int64_t Run(const From*, To*, int64_t) { return 0; }
+  static int64_t Run(const From*, To*, int64_t) {
+    return 0;
+  }
 };
 
 // Converts elements [begin, end) of contiguous buffers.

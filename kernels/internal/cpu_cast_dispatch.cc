@@ -35,7 +35,8 @@ int64_t LastLevelCacheBytes() {
     if (ebx == signature_AMD_ebx) {
       constexpr unsigned kTopologyExtensions = 1u << 22;  // leaf 0x80000001, ecx
       if (__get_cpuid_max(0x80000000, nullptr) < 0x8000001D ||
-          __get_cpuid(0x80000001, &eax, &ebx, &ecx, &edx) == 0 || (ecx & kTopologyExtensions) == 0) {
+          __get_cpuid(0x80000001, &eax, &ebx, &ecx, &edx) == 0 ||
+          (ecx & kTopologyExtensions) == 0) {
         return 0;
       }
       leaf = 0x8000001D;
@@ -64,9 +65,12 @@ int64_t LastLevelCacheBytes() {
 
 bool StreamsDestination(int64_t read_bytes, int64_t write_bytes) {
   switch (forced_store_kind.load(std::memory_order_relaxed)) {
-    case StoreKind::kStreaming: return true;
-    case StoreKind::kOrdinary: return false;
-    case StoreKind::kChosenBySize: break;
+    case StoreKind::kStreaming:
+      return true;
+    case StoreKind::kOrdinary:
+      return false;
+    case StoreKind::kChosenBySize:
+      break;
   }
   return write_bytes >= kStreamingBytes &&
          !CachingPays(read_bytes, write_bytes, LastLevelCacheBytes());
@@ -79,7 +83,9 @@ bool CachingPays(int64_t read_bytes, int64_t write_bytes, int64_t cache_bytes) {
   return 4 * (read_bytes + write_bytes) <= cached_quarters * cache_bytes;
 }
 
-void SetStoreKindForTesting(StoreKind kind) { forced_store_kind.store(kind, std::memory_order_relaxed); }
+void SetStoreKindForTesting(StoreKind kind) {
+  forced_store_kind.store(kind, std::memory_order_relaxed);
+}
 
 const std::vector<const CpuCastKernels*>& RunnableCpuCastKernels() {
   static const auto* runnable = [] {
@@ -110,6 +116,8 @@ ForcedCpuCastKernels::ForcedCpuCastKernels(const CpuCastKernels& kernels) {
   forced_kernels.store(&kernels, std::memory_order_relaxed);
 }
 
-ForcedCpuCastKernels::~ForcedCpuCastKernels() { forced_kernels.store(nullptr, std::memory_order_relaxed); }
+ForcedCpuCastKernels::~ForcedCpuCastKernels() {
+  forced_kernels.store(nullptr, std::memory_order_relaxed);
+}
 
 }  // namespace oneflow_promote::cast_internal

@@ -29,8 +29,7 @@ struct CudaResult {
 
 // Queues the strided conversion of n = product(layout sizes) elements.
 [[nodiscard]] CudaResult CudaCastStrided(const void* src, DType from, const StridedLayout& layout,
-                                         void* dst, DType to, int64_t n, int ordinal,
-                                         void* stream);
+                                         void* dst, DType to, int64_t n, int ordinal, void* stream);
 
 // Queues a device-to-device copy of `bytes` bytes.
 [[nodiscard]] CudaResult CudaCopy(const void* src, void* dst, int64_t bytes, int ordinal,

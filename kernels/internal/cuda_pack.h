@@ -31,15 +31,25 @@ struct alignas(N * sizeof(T)) Pack {
 template <int kBytes>
 struct AccessWord;
 template <>
-struct AccessWord<16> { using type = uint4; };
+struct AccessWord<16> {
+  using type = uint4;
+};
 template <>
-struct AccessWord<8> { using type = uint2; };
+struct AccessWord<8> {
+  using type = uint2;
+};
 template <>
-struct AccessWord<4> { using type = uint32_t; };
+struct AccessWord<4> {
+  using type = uint32_t;
+};
 template <>
-struct AccessWord<2> { using type = uint16_t; };
+struct AccessWord<2> {
+  using type = uint16_t;
+};
 template <>
-struct AccessWord<1> { using type = uint8_t; };
+struct AccessWord<1> {
+  using type = uint8_t;
+};
 
 // The widest access a pack of N elements of T is moved in: the whole pack up
 // to 16 bytes, 16-byte pieces of larger ones. A pack at an address aligned to
@@ -92,8 +102,8 @@ __device__ __forceinline__ float HalfBitsToFloat(uint16_t bits) {
 // Sources whose every value float32 holds exactly.
 template <typename T>
 inline constexpr bool kExactInFloat =
-    std::is_same_v<T, bool> || (std::is_integral_v<T> && sizeof(T) <= 2) ||
-    convert_internal::kIsMiniFloat<T>;
+    std::is_same_v<T, bool> ||
+    (std::is_integral_v<T> && sizeof(T) <= 2) || convert_internal::kIsMiniFloat<T>;
 
 // The float32 value of a kExactInFloat source, by its cheapest exact route.
 template <typename T>

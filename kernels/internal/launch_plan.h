@@ -38,8 +38,8 @@ inline constexpr int kWaves = 32;
 
 struct CastLaunchPlan {
   int64_t n = 0;
-  int64_t head = 0;          // elements [0, head) go one by one
-  int64_t num_vectors = 0;   // then vectors of vector_width elements
+  int64_t head = 0;         // elements [0, head) go one by one
+  int64_t num_vectors = 0;  // then vectors of vector_width elements
   int vector_width = 1;
   bool vector_loads = false;   // src + head is aligned to a whole vector
   bool vector_stores = false;  // dst + head is aligned to a whole vector

@@ -215,7 +215,8 @@ static int ParallelThreads(int64_t n, int64_t grain, int max_threads) {
   const int pool = GetPool().threads();
   const int threads = max_threads > 0 ? std::min(max_threads, pool) : pool;
   grain = std::max<int64_t>(grain, 1);
-  return static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(threads, (n + grain - 1) / grain)));
+  return static_cast<int>(
+      std::max<int64_t>(1, std::min<int64_t>(threads, (n + grain - 1) / grain)));
 }
 
 void ParallelFor(int64_t n, int64_t grain, int max_threads,

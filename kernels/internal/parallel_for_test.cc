@@ -104,7 +104,8 @@ TEST(ParallelForTest, EachThreadStartsOnItsOwnShare) {
       }
       arrived.fetch_add(1);
       const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-      while (arrived.load() < 2 && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+      while (arrived.load() < 2 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::yield();
     });
     ASSERT_EQ(first_begins.size(), 2u) << "round " << round;
     for (const auto& [thread, begin] : first_begins) {
@@ -128,7 +129,8 @@ TEST(ParallelForTest, NestedCallsRunAlone) {
       const std::thread::id outer_thread = std::this_thread::get_id();
       ParallelFor(kInner, 1, 0, [&](int64_t inner_begin, int64_t inner_end) {
         if (std::this_thread::get_id() != outer_thread) nested_on_other_threads.fetch_add(1);
-        for (int64_t j = inner_begin; j < inner_end; ++j) visits[static_cast<size_t>(i * kInner + j)].fetch_add(1);
+        for (int64_t j = inner_begin; j < inner_end; ++j)
+          visits[static_cast<size_t>(i * kInner + j)].fetch_add(1);
       });
     }
   });

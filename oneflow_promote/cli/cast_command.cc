@@ -102,7 +102,8 @@ std::string Format(const Element& element, DType dtype) {
 
 absl::StatusOr<std::string> RunCastCommand(const std::vector<absl::string_view>& args) {
   if (args.size() < 3) {
-    return absl::InvalidArgumentError("usage: cast FROM TO VALUE... (e.g. cast float64 float16 0.1)");
+    return absl::InvalidArgumentError(
+        "usage: cast FROM TO VALUE... (e.g. cast float64 float16 0.1)");
   }
   absl::StatusOr<DType> from = ParseDType(args[0]);
   if (!from.ok()) return from.status();

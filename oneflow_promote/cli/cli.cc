@@ -24,8 +24,7 @@ Answer Error(const absl::Status& status) {
   return {absl::StrCat("error: ", status.message()), false};
 }
 
-absl::StatusOr<std::vector<Operand>> ParseOperands(
-    const std::vector<absl::string_view>& words) {
+absl::StatusOr<std::vector<Operand>> ParseOperands(const std::vector<absl::string_view>& words) {
   std::vector<Operand> operands;
   operands.reserve(words.size());
   for (absl::string_view word : words) {
@@ -55,10 +54,10 @@ absl::Status CheckExplicitShapes(functional::Op op, const std::vector<absl::stri
   if (op == Op::kDot) {
     if (shapes.size() == 2 && shapes[0].size() == 1 && shapes[1].size() == 1 &&
         shapes[0][0] != shapes[1][0]) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "inconsistent tensor size, expected tensor [", shapes[0][0], "] and src [",
-          shapes[1][0], "] to have the same number of elements, but got ", shapes[0][0],
-          " and ", shapes[1][0], " elements respectively"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("inconsistent tensor size, expected tensor [", shapes[0][0], "] and src [",
+                       shapes[1][0], "] to have the same number of elements, but got ",
+                       shapes[0][0], " and ", shapes[1][0], " elements respectively"));
     }
     return absl::OkStatus();
   }
@@ -140,7 +139,8 @@ std::string PromotionTableMarkdown(Policy policy) {
   std::vector<std::string> cells = {absl::StrCat("`", PolicyName(policy), "`")};
   for (DType b : dtypes) cells.push_back(std::string(Name(b)));
   lines.push_back(absl::StrCat("| ", absl::StrJoin(cells, " | "), " |"));
-  lines.push_back(absl::StrCat("|", absl::StrJoin(std::vector<std::string>(cells.size(), "---"), "|"), "|"));
+  lines.push_back(
+      absl::StrCat("|", absl::StrJoin(std::vector<std::string>(cells.size(), "---"), "|"), "|"));
   for (DType a : dtypes) {
     cells = {absl::StrCat("**", Name(a), "**")};
     for (DType b : dtypes) {
@@ -186,8 +186,8 @@ Answer RunInvocation(const std::vector<absl::string_view>& words, const Settings
     absl::StatusOr<DType> to = ParseDType(positional[2]);
     if (!to.ok()) return Error(to.status());
     std::vector<std::string> lines;
-    for (sbp::SbpKind kind : {sbp::SbpKind::kPartialSum, sbp::SbpKind::kPartialMax,
-                              sbp::SbpKind::kPartialMin}) {
+    for (sbp::SbpKind kind :
+         {sbp::SbpKind::kPartialSum, sbp::SbpKind::kPartialMax, sbp::SbpKind::kPartialMin}) {
       lines.push_back(absl::StrCat(sbp::Sbp{kind}.ToString(), ": ",
                                    sbp::ExactnessName(sbp::CastKeeps(*from, *to, kind))));
     }
@@ -218,7 +218,8 @@ Answer RunInvocation(const std::vector<absl::string_view>& words, const Settings
         return Error(absl::InvalidArgumentError(
             absl::StrCat("--rounding-mode applies to div, not ", positional[1])));
       }
-      op = settings.rounding_mode == "floor" ? functional::Op::kDivFloor : functional::Op::kDivTrunc;
+      op =
+          settings.rounding_mode == "floor" ? functional::Op::kDivFloor : functional::Op::kDivTrunc;
     }
     absl::StatusOr<std::vector<Operand>> operands =
         ParseOperands({positional.begin() + 2, positional.end()});

@@ -19,8 +19,8 @@ namespace oneflow_promote::cli {
 
 // `args` are the two policy names; `options` apply to both (the torch
 // policy's default dtype). The answer is Markdown.
-[[nodiscard]] absl::StatusOr<std::string> RunDiffCommand(
-    const std::vector<absl::string_view>& args, const PromotionOptions& options);
+[[nodiscard]] absl::StatusOr<std::string> RunDiffCommand(const std::vector<absl::string_view>& args,
+                                                         const PromotionOptions& options);
 
 }  // namespace oneflow_promote::cli
 

@@ -142,8 +142,7 @@ absl::StatusOr<absl::int128> ParsePyInt(absl::string_view text) {
       digits.find_first_not_of('0') != std::string::npos) {
     return Malformed(text, "an integer (leading zeros are not allowed)");
   }
-  const absl::uint128 limit = negative ? absl::uint128(1) << 127
-                                       : (absl::uint128(1) << 127) - 1;
+  const absl::uint128 limit = negative ? absl::uint128(1) << 127 : (absl::uint128(1) << 127) - 1;
   absl::uint128 value = 0;
   for (char c : digits) {
     int digit;
@@ -267,9 +266,10 @@ absl::StatusOr<Operand> ParseOperand(absl::string_view word) {
   if (integer.status().code() == absl::StatusCode::kOutOfRange) return integer.status();
   absl::StatusOr<double> real = ParsePyFloat(word);
   if (real.ok()) return Operand::PyFloat(*real);
-  return absl::InvalidArgumentError(absl::StrCat(
-      "'", word, "' is neither a dtype name (int8, int8[]) nor a Python literal "
-                 "(True, 3, 1.5, 2j)"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("'", word,
+                   "' is neither a dtype name (int8, int8[]) nor a Python literal "
+                   "(True, 3, 1.5, 2j)"));
 }
 
 std::optional<std::vector<int64_t>> ExplicitShape(absl::string_view word) {

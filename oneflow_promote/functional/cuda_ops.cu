@@ -25,8 +25,8 @@ using functional::Op;
 using namespace op_math_internal;  // NOLINT: the element functions
 
 CudaResult Result(cudaError_t status) {
-  return status == cudaSuccess ? CudaResult{} : CudaResult{static_cast<int>(status),
-                                                            cudaGetErrorString(status)};
+  return status == cudaSuccess ? CudaResult{}
+                               : CudaResult{static_cast<int>(status), cudaGetErrorString(status)};
 }
 
 // An element (or kElementsPerThread of them) of an operand stored as another
@@ -65,17 +65,16 @@ __device__ __forceinline__ T Element(const CudaOperand& operand, DType needed, i
 // Elements first .. first + N - 1 as T, as Element reads them, in whole
 // vector accesses (the host checked the alignment: PacksAligned).
 template <typename T, int N>
-__device__ __forceinline__ void LoadElements(const CudaOperand& operand, DType needed, int64_t first,
-                                             T (&values)[N]) {
+__device__ __forceinline__ void LoadElements(const CudaOperand& operand, DType needed,
+                                             int64_t first, T (&values)[N]) {
   if (operand.data == nullptr) {
 #pragma unroll
     for (int k = 0; k < N; ++k) values[k] = *reinterpret_cast<const T*>(operand.value);
     return;
   }
-  const Pack<T, N> pack =
-      operand.dtype == needed
-          ? LoadPack<T, N>(static_cast<const T*>(operand.data) + first, true)
-          : ConvertedPack<T, N>(operand.data, operand.dtype, first);
+  const Pack<T, N> pack = operand.dtype == needed
+                              ? LoadPack<T, N>(static_cast<const T*>(operand.data) + first, true)
+                              : ConvertedPack<T, N>(operand.data, operand.dtype, first);
 #pragma unroll
   for (int k = 0; k < N; ++k) values[k] = pack.values[k];
 }
@@ -125,7 +124,7 @@ __global__ void ElementwiseKernel(CudaElementwiseArgs args, Walk walk) {
   if constexpr (kTakesScalarInFloat<kOp, T>) {
     if (args.scalar_divisor) scalar_b = Element<M>(args.inputs[1], DType::kFloat32, 0);
   }
-  const auto load = [&](const int64_t (&offsets)[kInputs]) {
+  const auto load = [&](const int64_t(&offsets)[kInputs]) {
     Operands<T> operands;
     if constexpr (kWhere) {
       operands.condition = Element<bool>(args.inputs[0], DType::kBool, offsets[0]);
@@ -281,7 +280,7 @@ KernelFn KernelFor(DType compute) {
 KernelFn SelectKernel(Op op, DType compute) {
   switch (op) {
 #define ONEFLOW_PROMOTE_OP_KERNEL(e, name, arity, kind) \
-  case Op::e:                                     \
+  case Op::e:                                           \
     return KernelFor<Op::e>(compute);
     ONEFLOW_PROMOTE_FOR_EACH_OP(ONEFLOW_PROMOTE_OP_KERNEL)
 #undef ONEFLOW_PROMOTE_OP_KERNEL
@@ -396,10 +395,11 @@ CudaResult CudaReduceAll(Op op, DType dtype, const void* in, int64_t n, void* ou
       return OnDevice(ordinal, [&] {
         const T* x = static_cast<const T*>(in);
         if (op == Op::kProd) {
-          ReduceKernel<T, true, false><<<1, kReduceThreads, 0, stream>>>(x, 1, x, 1, n, static_cast<T*>(out), false);
+          ReduceKernel<T, true, false>
+              <<<1, kReduceThreads, 0, stream>>>(x, 1, x, 1, n, static_cast<T*>(out), false);
         } else {
-          ReduceKernel<T, false, false><<<1, kReduceThreads, 0, stream>>>(x, 1, x, 1, n, static_cast<T*>(out),
-                                                               op == Op::kMean);
+          ReduceKernel<T, false, false><<<1, kReduceThreads, 0, stream>>>(
+              x, 1, x, 1, n, static_cast<T*>(out), op == Op::kMean);
         }
         return CudaResult{};
       });
@@ -435,9 +435,9 @@ CudaResult CudaDot(DType dtype, const void* a, int64_t stride_a, const void* b, 
       return {kNoCudaKernel, "no CUDA dot for this dtype"};
     } else {
       return OnDevice(ordinal, [&] {
-        ReduceKernel<T, false, true><<<1, kReduceThreads, 0, stream>>>(static_cast<const T*>(a), stride_a,
-                                                            static_cast<const T*>(b), stride_b, n,
-                                                            static_cast<T*>(out), false);
+        ReduceKernel<T, false, true><<<1, kReduceThreads, 0, stream>>>(
+            static_cast<const T*>(a), stride_a, static_cast<const T*>(b), stride_b, n,
+            static_cast<T*>(out), false);
         return CudaResult{};
       });
     }

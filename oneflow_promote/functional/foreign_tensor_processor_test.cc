@@ -27,7 +27,7 @@ struct ForeignTensor {
   DType dtype = DType::kFloat32;
   int64_t ndim = 1;
   std::optional<Operand> scalar;
-  int casts = 0;  // how many casts made this tensor
+  int casts = 0;           // how many casts made this tensor
   void* stream = nullptr;  // the stream of the last cast
 };
 
@@ -150,11 +150,11 @@ TEST(ForeignTensorProcessor, NumpyAndJaxPolicies) {
   EXPECT_EQ(jax.common_dtype(), DType::kInt8);
   EXPECT_EQ(jax.GetInputs()[0].casts, 0);
   TensorProcessor<ForeignTensor> numpy_scalar({}, Policy::kNumpy);
-  ASSERT_TRUE(numpy_scalar
-                  .AddInputs({ForeignTensor{DType::kUInt8}, ForeignTensor{DType::kInt64, 0}})
-                  .PromoteInputsToCommonDtype(true)
-                  .Apply()
-                  .ok());
+  ASSERT_TRUE(
+      numpy_scalar.AddInputs({ForeignTensor{DType::kUInt8}, ForeignTensor{DType::kInt64, 0}})
+          .PromoteInputsToCommonDtype(true)
+          .Apply()
+          .ok());
   EXPECT_EQ(numpy_scalar.common_dtype(), DType::kInt64);
   TensorProcessor<ForeignTensor> strict({}, Policy::kJaxStrict);
   EXPECT_FALSE(strict.AddInputs({int8, ForeignTensor{DType::kInt16}})

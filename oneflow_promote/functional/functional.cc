@@ -16,21 +16,16 @@
 namespace oneflow_promote::functional {
 namespace {
 
-absl::Status Invalid(std::string message) {
-  return absl::InvalidArgumentError(std::move(message));
-}
+absl::Status Invalid(std::string message) { return absl::InvalidArgumentError(std::move(message)); }
 
 // The inputs cast to `dtype` by TensorProcessor (whole tensors; wrapped
 // numbers on the host; inputs already of that dtype untouched).
-absl::StatusOr<absl::InlinedVector<Tensor, 3>> CastAll(absl::Span<const Tensor> inputs,
-                                                       DType dtype,
+absl::StatusOr<absl::InlinedVector<Tensor, 3>> CastAll(absl::Span<const Tensor> inputs, DType dtype,
                                                        const OpOptions& options) {
   TensorProcessor<Tensor> processor(options.promotion, Policy::kTorch, options.context);
-  absl::Status status =
-      processor.AddInputs(inputs).PromoteInputsToCommonDtype(true, dtype).Apply();
+  absl::Status status = processor.AddInputs(inputs).PromoteInputsToCommonDtype(true, dtype).Apply();
   if (!status.ok()) return status;
-  return absl::InlinedVector<Tensor, 3>(processor.GetInputs().begin(),
-                                        processor.GetInputs().end());
+  return absl::InlinedVector<Tensor, 3>(processor.GetInputs().begin(), processor.GetInputs().end());
 }
 
 // The device a call runs on: its tensors' (wrapped numbers and other single
@@ -41,9 +36,10 @@ absl::StatusOr<Device> CallDevice(Op op, absl::Span<const Tensor> inputs) {
   for (const Tensor& input : inputs) {
     if (input.is_cuda()) {
       if (cuda != nullptr && cuda->device().ordinal != input.device().ordinal) {
-        return Invalid(absl::StrCat(OpName(op), "(): expected all tensors to be on the same device, "
-                                    "but found cuda:", cuda->device().ordinal, " and cuda:",
-                                    input.device().ordinal));
+        return Invalid(absl::StrCat(OpName(op),
+                                    "(): expected all tensors to be on the same device, "
+                                    "but found cuda:",
+                                    cuda->device().ordinal, " and cuda:", input.device().ordinal));
       }
       cuda = &input;
     } else if (!input.is_wrapped_number() && input.numel() != 1) {
@@ -52,8 +48,10 @@ absl::StatusOr<Device> CallDevice(Op op, absl::Span<const Tensor> inputs) {
   }
   if (cuda == nullptr) return Device::Cpu();
   if (host_tensor) {
-    return Invalid(absl::StrCat(OpName(op), "(): expected all tensors to be on the same device, "
-                                "but found cuda:", cuda->device().ordinal, " and cpu"));
+    return Invalid(absl::StrCat(OpName(op),
+                                "(): expected all tensors to be on the same device, "
+                                "but found cuda:",
+                                cuda->device().ordinal, " and cpu"));
   }
   return Device::Cuda(cuda->device().ordinal);
 }
@@ -62,9 +60,8 @@ absl::StatusOr<Device> CallDevice(Op op, absl::Span<const Tensor> inputs) {
 // into it directly: the result's dtype and shape, contiguous.
 bool WritesDirectly(const Tensor* destination, DType dtype, absl::Span<const int64_t> shape,
                     const Device& device) {
-  return destination != nullptr && destination->dtype() == dtype &&
-         destination->shape() == shape && destination->is_contiguous() &&
-         destination->device().kind == device.kind &&
+  return destination != nullptr && destination->dtype() == dtype && destination->shape() == shape &&
+         destination->is_contiguous() && destination->device().kind == device.kind &&
          destination->device().ordinal == device.ordinal;
 }
 
@@ -144,7 +141,8 @@ MemoryExtent ExtentOf(const Tensor& t) {
   }
   const int64_t item = static_cast<int64_t>(ItemSize(t.dtype()));
   const uintptr_t first = reinterpret_cast<uintptr_t>(t.data());
-  return {first + static_cast<uintptr_t>(low * item), first + static_cast<uintptr_t>((high + 1) * item)};
+  return {first + static_cast<uintptr_t>(low * item),
+          first + static_cast<uintptr_t>((high + 1) * item)};
 }
 
 // The written-to tensor may be an input exactly (the same first element,
@@ -167,7 +165,8 @@ absl::Status CheckNoPartialOverlap(Op op, const Tensor& written, absl::string_vi
     }
     return Invalid(absl::StrCat(
         OpName(op), "(): ", role, " (", written.Describe(), ") partially overlaps operand ", i + 1,
-        " (", input.Describe(), "): some elements of the input tensor and the written-to tensor "
+        " (", input.Describe(),
+        "): some elements of the input tensor and the written-to tensor "
         "refer to a single memory location. Please clone() the tensor before performing the "
         "operation."));
   }
@@ -211,9 +210,8 @@ absl::Status CheckThreads(const OpOptions& options) {
 }
 
 // Run once the dtypes are decided.
-absl::StatusOr<Tensor> RunWithDTypes(Op op, absl::Span<const Tensor> inputs,
-                                     const OpDTypes& dtypes, const OpOptions& options,
-                                     const Tensor* destination) {
+absl::StatusOr<Tensor> RunWithDTypes(Op op, absl::Span<const Tensor> inputs, const OpDTypes& dtypes,
+                                     const OpOptions& options, const Tensor* destination) {
   absl::StatusOr<Device> place = CallDevice(op, inputs);
   if (!place.ok()) return place.status();
   // Results are allocated in the order of the call's stream.
@@ -237,9 +235,9 @@ absl::StatusOr<Tensor> RunWithDTypes(Op op, absl::Span<const Tensor> inputs,
       const int64_t rank = std::max<int64_t>(x.ndim(), 1);
       const int64_t dim = options.dim < 0 ? options.dim + rank : options.dim;
       if (dim < 0 || dim >= rank) {
-        return absl::OutOfRangeError(absl::StrCat(
-            "Dimension out of range (expected to be in range of [", -rank, ", ", rank - 1,
-            "], but got ", options.dim, ")"));
+        return absl::OutOfRangeError(
+            absl::StrCat("Dimension out of range (expected to be in range of [", -rank, ", ",
+                         rank - 1, "], but got ", options.dim, ")"));
       }
       absl::StatusOr<Tensor> out = Tensor::Empty(dtypes.result, x.shape(), device);
       if (!out.ok()) return out;
@@ -249,7 +247,8 @@ absl::StatusOr<Tensor> RunWithDTypes(Op op, absl::Span<const Tensor> inputs,
     case Op::kDot: {
       absl::StatusOr<Tensor> out = Tensor::Empty(dtypes.result, {}, device);
       if (!out.ok()) return out;
-      if (absl::Status s = op_kernels::Dot(inputs[0], inputs[1], *out, options.context); !s.ok()) return s;
+      if (absl::Status s = op_kernels::Dot(inputs[0], inputs[1], *out, options.context); !s.ok())
+        return s;
       return out;
     }
     default:

@@ -33,8 +33,8 @@ enum class CastPath : uint8_t { kAuto, kMaterialized, kFused };
 struct OpOptions {
   PromotionOptions promotion;  // the default dtype
   CastPath cast_path = CastPath::kAuto;
-  ExecutionContext context;    // CPU threads (0 uses all); the CUDA stream
-  int64_t dim = 0;             // cumsum's dimension (negative counts from the end)
+  ExecutionContext context;  // CPU threads (0 uses all); the CUDA stream
+  int64_t dim = 0;           // cumsum's dimension (negative counts from the end)
 };
 
 // Runs `op` on `inputs` (tensors, and wrapped numbers for Python scalars) in
@@ -67,16 +67,16 @@ struct OpOptions {
 
 // The named forms of Call. div is true division; DivFloor and DivTrunc are
 // div with rounding_mode "floor" and "trunc".
-#define ONEFLOW_PROMOTE_BINARY_FUNCTION(Function, e)                                       \
-  [[nodiscard]] inline absl::StatusOr<Tensor> Function(const Tensor& a, const Tensor& b,   \
-                                                       const OpOptions& options = {}) {    \
-    const Tensor inputs[] = {a, b};                                                        \
-    return Call(Op::e, inputs, options);                                                   \
+#define ONEFLOW_PROMOTE_BINARY_FUNCTION(Function, e)                                     \
+  [[nodiscard]] inline absl::StatusOr<Tensor> Function(const Tensor& a, const Tensor& b, \
+                                                       const OpOptions& options = {}) {  \
+    const Tensor inputs[] = {a, b};                                                      \
+    return Call(Op::e, inputs, options);                                                 \
   }
-#define ONEFLOW_PROMOTE_UNARY_FUNCTION(Function, e)                                        \
-  [[nodiscard]] inline absl::StatusOr<Tensor> Function(const Tensor& a,                    \
-                                                       const OpOptions& options = {}) {    \
-    return Call(Op::e, absl::MakeConstSpan(&a, 1), options);                               \
+#define ONEFLOW_PROMOTE_UNARY_FUNCTION(Function, e)                                     \
+  [[nodiscard]] inline absl::StatusOr<Tensor> Function(const Tensor& a,                 \
+                                                       const OpOptions& options = {}) { \
+    return Call(Op::e, absl::MakeConstSpan(&a, 1), options);                            \
   }
 ONEFLOW_PROMOTE_BINARY_FUNCTION(Add, kAdd)
 ONEFLOW_PROMOTE_BINARY_FUNCTION(Sub, kSub)

@@ -5,11 +5,11 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "oneflow_promote/internal/c_api_status.h"
-#include "oneflow_promote/internal/c_operands.h"
 #include "oneflow_promote/functional/functional.h"
 #include "oneflow_promote/functional/op_rules.h"
 #include "oneflow_promote/functional/tensor.h"
+#include "oneflow_promote/internal/c_api_status.h"
+#include "oneflow_promote/internal/c_operands.h"
 
 namespace oneflow_promote::functional {
 namespace {
@@ -33,11 +33,14 @@ absl::Status BinaryOp(const char* name, const void* a, int a_dtype, const void* 
   const int64_t shape[] = {n};
   // The inputs are only read; View takes a mutable pointer because a view
   // may be written through in general.
-  absl::StatusOr<Tensor> a_view = Tensor::View(const_cast<void*>(a), DTypeFromCode<DType>(a_dtype), shape, device);
+  absl::StatusOr<Tensor> a_view =
+      Tensor::View(const_cast<void*>(a), DTypeFromCode<DType>(a_dtype), shape, device);
   if (!a_view.ok()) return ArgumentError("operand a", a_view.status());
-  absl::StatusOr<Tensor> b_view = Tensor::View(const_cast<void*>(b), DTypeFromCode<DType>(b_dtype), shape, device);
+  absl::StatusOr<Tensor> b_view =
+      Tensor::View(const_cast<void*>(b), DTypeFromCode<DType>(b_dtype), shape, device);
   if (!b_view.ok()) return ArgumentError("operand b", b_view.status());
-  absl::StatusOr<Tensor> out_view = Tensor::View(out, DTypeFromCode<DType>(out_dtype), shape, device);
+  absl::StatusOr<Tensor> out_view =
+      Tensor::View(out, DTypeFromCode<DType>(out_dtype), shape, device);
   if (!out_view.ok()) return ArgumentError("out", out_view.status());
   OpOptions options;
   options.cast_path = static_cast<CastPath>(cast_path);
@@ -99,6 +102,6 @@ extern "C" int oneflow_promote_op_dtypes(const char* op, const oneflow_promote_o
                                          int* result_dtype, char* error, size_t error_size) {
   return oneflow_promote::c_api_internal::ReportStatus(
       oneflow_promote::functional::OpDTypesFromC(op, operands, count, default_dtype, compute_dtype,
-                                            result_dtype),
+                                                 result_dtype),
       error, error_size);
 }

@@ -44,9 +44,9 @@ int oneflow_promote_binary_op_on_host(const char* op, const void* a, int a_dtype
  * dtype it computes in and the dtype it returns, under the torch policy with
  * default_dtype (float32 or float64) for Python floats. An op PyTorch
  * refuses for these dtypes returns its error. */
-int oneflow_promote_op_dtypes(const char* op, const oneflow_promote_operand* operands,
-                              size_t count, int default_dtype, int* compute_dtype,
-                              int* result_dtype, char* error, size_t error_size);
+int oneflow_promote_op_dtypes(const char* op, const oneflow_promote_operand* operands, size_t count,
+                              int default_dtype, int* compute_dtype, int* result_dtype, char* error,
+                              size_t error_size);
 
 #ifdef __cplusplus
 }

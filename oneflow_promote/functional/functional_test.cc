@@ -8,9 +8,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <initializer_list>
-#include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
@@ -164,8 +164,8 @@ TEST(FunctionalAvx2Blocks, EqualTheBaselineBitForBit) {
         const Tensor x = *base.To(a);
         const Tensor y_full = *base.To(b);
         // Contiguous, one element, and a stride-0 row (the general loop).
-        for (const Tensor& y : {y_full, *y_full.AsStrided({1}, {1}, 3),
-                                *y_full.AsStrided({67}, {0}, 3)}) {
+        for (const Tensor& y :
+             {y_full, *y_full.AsStrided({1}, {1}, 3), *y_full.AsStrided({67}, {0}, 3)}) {
           const Tensor inputs[] = {x, y};
           op_kernels_internal::ForceBaselineBlocks(true);
           const absl::StatusOr<Tensor> baseline = Call(op, inputs);
@@ -173,9 +173,9 @@ TEST(FunctionalAvx2Blocks, EqualTheBaselineBitForBit) {
           const absl::StatusOr<Tensor> fast = Call(op, inputs);
           ASSERT_EQ(baseline.ok(), fast.ok());
           if (!fast.ok()) continue;
-          EXPECT_EQ(std::memcmp(baseline->data(), fast->data(),
-                                fast->numel() * ItemSize(fast->dtype())),
-                    0)
+          EXPECT_EQ(
+              std::memcmp(baseline->data(), fast->data(), fast->numel() * ItemSize(fast->dtype())),
+              0)
               << OpName(op) << "(" << Name(a) << ", " << Name(b) << ")";
           ++compared;
         }
@@ -192,10 +192,11 @@ TEST(FunctionalNewDTypes, UnsignedWhereTorchHasKernels) {
   EXPECT_EQ(Values<bool>(RunBoth(Op::kEq, {a, Of<uint64_t>({kTop + 3, 1, 12345678901234567890u})})),
             (std::vector<bool>{true, false, true}));
   const Tensor x = Of<uint64_t>({kTop, 1}), y = Of<uint64_t>({1, ~uint64_t{0}});
-  EXPECT_EQ(Values<uint64_t>(RunBoth(Op::kMaximum, {x, y})), (std::vector<uint64_t>{kTop, ~uint64_t{0}}));
+  EXPECT_EQ(Values<uint64_t>(RunBoth(Op::kMaximum, {x, y})),
+            (std::vector<uint64_t>{kTop, ~uint64_t{0}}));
   EXPECT_EQ(Values<uint64_t>(RunBoth(Op::kMinimum, {x, y})), (std::vector<uint64_t>{1, 1}));
-  EXPECT_EQ(Values<uint32_t>(RunBoth(Op::kBitwiseXor, {Of<uint32_t>({0xF0F0F0F0u, 7}),
-                                                   Of<uint32_t>({0xFFFFFFFFu, 1})})),
+  EXPECT_EQ(Values<uint32_t>(RunBoth(
+                Op::kBitwiseXor, {Of<uint32_t>({0xF0F0F0F0u, 7}), Of<uint32_t>({0xFFFFFFFFu, 1})})),
             (std::vector<uint32_t>{252645135u, 6}));
   // Reductions accumulate in int64: uint64 values above 2^63 wrap there.
   EXPECT_EQ(Values<int64_t>(*Sum(Of<uint64_t>({kTop + 1, kTop, 5}))), std::vector<int64_t>{6});
@@ -208,15 +209,16 @@ TEST(FunctionalNewDTypes, UnsignedWhereTorchHasKernels) {
 
 // PyTorch 2.15 has no CPU kernel for these: exact unsigned arithmetic.
 TEST(FunctionalNewDTypes, UnsignedWhereTorchHasNoKernel) {
-  EXPECT_EQ(Values<uint64_t>(RunBoth(Op::kAdd, {Of<uint64_t>({~uint64_t{0}, kTop}),
-                                            Of<uint64_t>({2, kTop})})),
+  EXPECT_EQ(Values<uint64_t>(
+                RunBoth(Op::kAdd, {Of<uint64_t>({~uint64_t{0}, kTop}), Of<uint64_t>({2, kTop})})),
             (std::vector<uint64_t>{1, 0}));
   EXPECT_EQ(Values<uint16_t>(RunBoth(Op::kSub, {Of<uint16_t>({1, 0}), Of<uint16_t>({2, 65535})})),
             (std::vector<uint16_t>{65535, 1}));
   const Tensor big = Of<uint64_t>({~uint64_t{0}, 7}), two = Of<uint64_t>({2, 2});
   EXPECT_EQ(Values<uint64_t>(RunBoth(Op::kFloorDivide, {big, two})),
             (std::vector<uint64_t>{kTop - 1, 3}));
-  EXPECT_EQ(Values<uint64_t>(RunBoth(Op::kDivTrunc, {big, two})), (std::vector<uint64_t>{kTop - 1, 3}));
+  EXPECT_EQ(Values<uint64_t>(RunBoth(Op::kDivTrunc, {big, two})),
+            (std::vector<uint64_t>{kTop - 1, 3}));
   EXPECT_EQ(Values<uint64_t>(RunBoth(Op::kRemainder, {big, two})), (std::vector<uint64_t>{1, 1}));
   EXPECT_EQ(Values<bool>(RunBoth(Op::kLt, {Of<uint64_t>({kTop, 1}), Of<uint64_t>({1, kTop})})),
             (std::vector<bool>{false, true}));
@@ -318,7 +320,8 @@ TEST(FunctionalNewDTypes, Float8) {
 // each step to bfloat16.
 TEST(FunctionalNewDTypes, NarrowFloatsBySingleElement) {
   std::vector<BFloat16> x;
-  for (double v : {-11.5, -3.15625, -12.625, -8.8125, -17.625, -5.5}) x.push_back(Convert<BFloat16>(v));
+  for (double v : {-11.5, -3.15625, -12.625, -8.8125, -17.625, -5.5})
+    x.push_back(Convert<BFloat16>(v));
   const Tensor a = Of(x);
   const Tensor py = Wrapped(1.1);
   const Tensor zero_d = *Tensor::FromValues<BFloat16>({Convert<BFloat16>(1.1)}, {});
@@ -329,7 +332,8 @@ TEST(FunctionalNewDTypes, NarrowFloatsBySingleElement) {
     return v;
   };
   using V = std::vector<double>;
-  EXPECT_EQ(values(RunBoth(Op::kMul, {a, py})), (V{-12.625, -3.46875, -13.875, -9.6875, -19.375, -6.0625}));
+  EXPECT_EQ(values(RunBoth(Op::kMul, {a, py})),
+            (V{-12.625, -3.46875, -13.875, -9.6875, -19.375, -6.0625}));
   EXPECT_EQ(values(RunBoth(Op::kFloorDivide, {a, py})), (V{-11, -3, -12, -9, -17, -5}));
   EXPECT_EQ(values(RunBoth(Op::kDivTrunc, {a, py})), (V{-10, -2, -11, -8, -16, -5}));
   EXPECT_EQ(values(RunBoth(Op::kDivFloor, {a, zero_d})), (V{-11, -3, -12, -8, -16, -5}));
@@ -366,16 +370,18 @@ TEST(FunctionalNewDTypes, ComplexDivision) {
   const std::vector<C> a = {{1, 2}, {-3, 0.5f}, {0.25f, -1}, {1, 1}};
   const std::vector<C> b = {{3, -1}, {0.5f, 0.5f}, {2, 0}, {0, 0}};
   const Tensor q = RunBoth(Op::kDiv, {Of(a), Of(b)});
-  const std::vector<C> expected = {{0.10000000149011612f, 0.699999988079071f}, {-2.5f, 3.5f},
-                                   {0.125f, -0.5f}, {INFINITY, INFINITY}};
+  const std::vector<C> expected = {{0.10000000149011612f, 0.699999988079071f},
+                                   {-2.5f, 3.5f},
+                                   {0.125f, -0.5f},
+                                   {INFINITY, INFINITY}};
   for (int i = 0; i < 4; ++i) {
     EXPECT_EQ(q.data_as<C>()[i].real, expected[i].real) << i;
     EXPECT_EQ(q.data_as<C>()[i].imag, expected[i].imag) << i;
   }
   // complex32 (no kernel in 2.15): complex64 arithmetic, each part rounded once.
   const Tensor h = RunBoth(Op::kDiv, {*Of(a).To(DType::kComplex32), *Of(b).To(DType::kComplex32)});
-  const double expected_half[4][2] = {{0.0999755859375, 0.7001953125}, {-2.5, 3.5},
-                                      {0.125, -0.5}, {INFINITY, INFINITY}};
+  const double expected_half[4][2] = {
+      {0.0999755859375, 0.7001953125}, {-2.5, 3.5}, {0.125, -0.5}, {INFINITY, INFINITY}};
   for (int i = 0; i < 4; ++i) {
     const Complex<Float16> z = h.data_as<Complex<Float16>>()[i];
     EXPECT_EQ(Convert<double>(z.real), expected_half[i][0]) << i;
@@ -386,8 +392,8 @@ TEST(FunctionalNewDTypes, ComplexDivision) {
 TEST(FunctionalNewDTypes, PythonScalarsAlone) {
   const Tensor sum = RunBoth(Op::kAdd, {Wrapped(1.5), Wrapped(2.5)});
   EXPECT_EQ(Values<float>(sum), std::vector<float>{4.0f});
-  const Tensor chosen = RunBoth(Op::kWhere, {Tensor::WrappedNumber(Operand::PyBool(true)),
-                                         Wrapped(1.5), Wrapped(2.5)});
+  const Tensor chosen = RunBoth(
+      Op::kWhere, {Tensor::WrappedNumber(Operand::PyBool(true)), Wrapped(1.5), Wrapped(2.5)});
   EXPECT_EQ(Values<float>(chosen), std::vector<float>{1.5f});
   EXPECT_EQ(Values<double>(*Sum(Wrapped(1.5))), std::vector<double>{1.5});
 }
@@ -440,7 +446,8 @@ TEST(FunctionalHostPool, LargeOpsRunOnTheFrameworksPool) {
   ASSERT_TRUE(sum.ok()) << sum.status();
   const std::vector<int32_t> got = Values<int32_t>(*sum);
   ASSERT_EQ(got.size(), matrix.size());
-  for (int64_t i = 0; i < rows * columns; ++i) ASSERT_EQ(got[i], matrix[i] - 3 * (i % columns)) << i;
+  for (int64_t i = 0; i < rows * columns; ++i)
+    ASSERT_EQ(got[i], matrix[i] - 3 * (i % columns)) << i;
   EXPECT_EQ(calls, 1);
 }
 
@@ -454,7 +461,8 @@ TEST(FunctionalHostPool, NegativeThreadCountsAreRefused) {
   options.context.cpu_pool = {&RunRangesBackwards, &calls};
   const absl::StatusOr<Tensor> same = Add(Of(values), Of(values), options);
   EXPECT_EQ(same.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(same.status().message().find("cpu_threads is -1"), absl::string_view::npos) << same.status();
+  EXPECT_NE(same.status().message().find("cpu_threads is -1"), absl::string_view::npos)
+      << same.status();
   options.context.cpu_pool = {};
   const absl::StatusOr<Tensor> mixed = Add(Of(values), Of(std::vector<float>{0.5f, 1, 2}), options);
   EXPECT_EQ(mixed.status().code(), absl::StatusCode::kInvalidArgument);

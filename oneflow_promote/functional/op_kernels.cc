@@ -64,9 +64,8 @@ inline void LoopTwo(bool broadcast_a, bool broadcast_b, int64_t n, F&& f) {
 }
 
 template <Op kOp, typename T, bool kScalarDivisor = false>
-[[gnu::always_inline]] inline void BinaryBlockBody(const void* const* inputs,
-                                                   const bool* broadcast, void* out, int64_t n,
-                                                   bool& zero_division) {
+[[gnu::always_inline]] inline void BinaryBlockBody(const void* const* inputs, const bool* broadcast,
+                                                   void* out, int64_t n, bool& zero_division) {
   using M = typename Math<T>::type;
   using R = decltype(Binary<kOp, T, kScalarDivisor>(M(), M(), zero_division));
   using S = ResultStorage<T, R>;
@@ -166,7 +165,7 @@ BlockFn BlockFor(DType compute, bool scalar_divisor) {
 BlockFn SelectBlock(Op op, DType compute, bool scalar_divisor) {
   switch (op) {
 #define ONEFLOW_PROMOTE_OP_BLOCK(e, name, arity, kind) \
-  case Op::e:                                    \
+  case Op::e:                                          \
     return BlockFor<Op::e>(compute, scalar_divisor);
     ONEFLOW_PROMOTE_FOR_EACH_OP(ONEFLOW_PROMOTE_OP_BLOCK)
 #undef ONEFLOW_PROMOTE_OP_BLOCK
@@ -264,8 +263,8 @@ absl::Status CudaElementwise(Op op, DType compute, absl::Span<const Tensor> inpu
                              void* stream) {
   using cuda_ops_internal::CudaElementwiseArgs;
   if (out.ndim() > cuda_ops_internal::kMaxRank) {
-    return absl::UnimplementedError(absl::StrCat("CUDA ops take rank up to ",
-                                                 cuda_ops_internal::kMaxRank, "; got ", out.ndim()));
+    return absl::UnimplementedError(absl::StrCat(
+        "CUDA ops take rank up to ", cuda_ops_internal::kMaxRank, "; got ", out.ndim()));
   }
   CudaElementwiseArgs args;
   args.op = op;
@@ -280,16 +279,17 @@ absl::Status CudaElementwise(Op op, DType compute, absl::Span<const Tensor> inpu
     const Tensor& input = inputs[i];
     if (!input.is_cuda() && input.numel() == 1) {
       // A host scalar: converted here, passed by value with the launch.
-      if (absl::Status s = CastElements(input.data(), input.dtype(), args.inputs[i].value, needed, 1);
+      if (absl::Status s =
+              CastElements(input.data(), input.dtype(), args.inputs[i].value, needed, 1);
           !s.ok()) {
         return s;
       }
       continue;
     }
     if (!input.is_cuda() || input.device().ordinal != out.device().ordinal) {
-      return absl::InternalError(absl::StrCat("CUDA elementwise: input ", i + 1, " (",
-                                              input.Describe(), ") must be on the output's device (",
-                                              out.Describe(), ")"));
+      return absl::InternalError(
+          absl::StrCat("CUDA elementwise: input ", i + 1, " (", input.Describe(),
+                       ") must be on the output's device (", out.Describe(), ")"));
     }
     // The view's own strides (any layout), 0 where it repeats; another
     // dtype is converted as each element is read (a fused cast).
@@ -353,8 +353,8 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
     const void* scalar_pointers[kMaxInputs] = {};
     for (size_t i = 0; i < count; ++i) {
       if (!single[i]) continue;
-      if (absl::Status s = CastElements(inputs[i].data(), inputs[i].dtype(), scalar_values[i],
-                                        needed[i], 1);
+      if (absl::Status s =
+              CastElements(inputs[i].data(), inputs[i].dtype(), scalar_values[i], needed[i], 1);
           !s.ok()) {
         return s;
       }
@@ -389,7 +389,7 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
             pointers[i] = source;
           } else {
             casts.contiguous[Index(inputs[i].dtype())][Index(needed[i])](source, buffers[i], 0,
-                                                                          len);
+                                                                         len);
             pointers[i] = buffers[i];
           }
         }
@@ -461,16 +461,15 @@ namespace {
 // Without the toolkit no tensor can be on a device; these keep one code path.
 namespace cuda_ops_internal {
 inline cast_internal::CudaResult Unavailable() { return {-2, "built without CUDA"}; }
-inline cast_internal::CudaResult CudaReduceAll(Op, DType, const void*, int64_t, void*, int,
-                                               void*) {
+inline cast_internal::CudaResult CudaReduceAll(Op, DType, const void*, int64_t, void*, int, void*) {
   return Unavailable();
 }
 inline cast_internal::CudaResult CudaCumsum(DType, const void*, void*, int64_t, int64_t, int64_t,
                                             int, void*) {
   return Unavailable();
 }
-inline cast_internal::CudaResult CudaDot(DType, const void*, int64_t, const void*, int64_t,
-                                         int64_t, void*, int, void*) {
+inline cast_internal::CudaResult CudaDot(DType, const void*, int64_t, const void*, int64_t, int64_t,
+                                         void*, int, void*) {
   return Unavailable();
 }
 }  // namespace cuda_ops_internal
@@ -563,15 +562,15 @@ absl::Status Dot(const Tensor& a, const Tensor& b, Tensor& out, const ExecutionC
     return absl::InternalError("Dot: expects two 1-d tensors of the output's dtype");
   }
   if (a.shape()[0] != b.shape()[0]) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "inconsistent tensor size, expected tensor [", a.shape()[0],
-        "] and src [", b.shape()[0], "] to have the same number of elements, but got ",
-        a.shape()[0], " and ", b.shape()[0], " elements respectively"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("inconsistent tensor size, expected tensor [", a.shape()[0], "] and src [",
+                     b.shape()[0], "] to have the same number of elements, but got ", a.shape()[0],
+                     " and ", b.shape()[0], " elements respectively"));
   }
   if (a.is_cuda() != out.is_cuda() || b.is_cuda() != out.is_cuda()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "dot: expected both vectors to be on the same device, but found ", a.Describe(), " and ",
-        b.Describe()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("dot: expected both vectors to be on the same device, but found ",
+                     a.Describe(), " and ", b.Describe()));
   }
   if (out.is_cuda()) {
     return cast_internal::CudaStatus(

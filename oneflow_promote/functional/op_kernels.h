@@ -1,9 +1,9 @@
 // Kernels of the functional frontend's ops, after dtypes are decided:
 // elementwise ops over broadcast operands on the CPU (with the casts of
 // mixed-dtype inputs either done beforehand or fused into the loop, block by
-// block) and on CUDA devices; reductions, cumsum and dot on the CPU. The element semantics of every op are in
-// docs/ops.md; integer arithmetic wraps, float16 and bfloat16 compute in
-// float32 and round once, complex32 in complex64.
+// block) and on CUDA devices; reductions, cumsum and dot on the CPU. The element semantics of every
+// op are in docs/ops.md; integer arithmetic wraps, float16 and bfloat16 compute in float32 and
+// round once, complex32 in complex64.
 
 #ifndef ONEFLOW_PROMOTE_FUNCTIONAL_OP_KERNELS_H_
 #define ONEFLOW_PROMOTE_FUNCTIONAL_OP_KERNELS_H_

@@ -10,39 +10,39 @@
 namespace oneflow_promote::functional {
 
 // X(enumerator, name, arity, kind): every op of the frontend, in one list.
-#define ONEFLOW_PROMOTE_FOR_EACH_OP(X)                  \
-  X(kAdd, add, 2, kElementwise)                         \
-  X(kSub, sub, 2, kElementwise)                         \
-  X(kMul, mul, 2, kElementwise)                         \
-  X(kDiv, div, 2, kElementwise)                         \
-  X(kDivFloor, div_floor, 2, kElementwise)              \
-  X(kDivTrunc, div_trunc, 2, kElementwise)              \
-  X(kFloorDivide, floor_divide, 2, kElementwise)        \
-  X(kRemainder, remainder, 2, kElementwise)             \
-  X(kPow, pow, 2, kElementwise)                         \
-  X(kMaximum, maximum, 2, kElementwise)                 \
-  X(kMinimum, minimum, 2, kElementwise)                 \
-  X(kAtan2, atan2, 2, kElementwise)                     \
-  X(kEq, eq, 2, kElementwise)                           \
-  X(kNe, ne, 2, kElementwise)                           \
-  X(kLt, lt, 2, kElementwise)                           \
-  X(kLe, le, 2, kElementwise)                           \
-  X(kGt, gt, 2, kElementwise)                           \
-  X(kGe, ge, 2, kElementwise)                           \
-  X(kLogicalAnd, logical_and, 2, kElementwise)          \
-  X(kLogicalOr, logical_or, 2, kElementwise)            \
-  X(kLogicalXor, logical_xor, 2, kElementwise)          \
-  X(kBitwiseAnd, bitwise_and, 2, kElementwise)          \
-  X(kBitwiseOr, bitwise_or, 2, kElementwise)            \
-  X(kBitwiseXor, bitwise_xor, 2, kElementwise)          \
-  X(kWhere, where, 3, kElementwise)                     \
-  X(kDot, dot, 2, kContraction)                         \
-  X(kSum, sum, 1, kReduction)                           \
-  X(kProd, prod, 1, kReduction)                         \
-  X(kMean, mean, 1, kReduction)                         \
-  X(kCumsum, cumsum, 1, kScan)                          \
-  X(kNeg, neg, 1, kElementwise)                         \
-  X(kAbs, abs, 1, kElementwise)                         \
+#define ONEFLOW_PROMOTE_FOR_EACH_OP(X)           \
+  X(kAdd, add, 2, kElementwise)                  \
+  X(kSub, sub, 2, kElementwise)                  \
+  X(kMul, mul, 2, kElementwise)                  \
+  X(kDiv, div, 2, kElementwise)                  \
+  X(kDivFloor, div_floor, 2, kElementwise)       \
+  X(kDivTrunc, div_trunc, 2, kElementwise)       \
+  X(kFloorDivide, floor_divide, 2, kElementwise) \
+  X(kRemainder, remainder, 2, kElementwise)      \
+  X(kPow, pow, 2, kElementwise)                  \
+  X(kMaximum, maximum, 2, kElementwise)          \
+  X(kMinimum, minimum, 2, kElementwise)          \
+  X(kAtan2, atan2, 2, kElementwise)              \
+  X(kEq, eq, 2, kElementwise)                    \
+  X(kNe, ne, 2, kElementwise)                    \
+  X(kLt, lt, 2, kElementwise)                    \
+  X(kLe, le, 2, kElementwise)                    \
+  X(kGt, gt, 2, kElementwise)                    \
+  X(kGe, ge, 2, kElementwise)                    \
+  X(kLogicalAnd, logical_and, 2, kElementwise)   \
+  X(kLogicalOr, logical_or, 2, kElementwise)     \
+  X(kLogicalXor, logical_xor, 2, kElementwise)   \
+  X(kBitwiseAnd, bitwise_and, 2, kElementwise)   \
+  X(kBitwiseOr, bitwise_or, 2, kElementwise)     \
+  X(kBitwiseXor, bitwise_xor, 2, kElementwise)   \
+  X(kWhere, where, 3, kElementwise)              \
+  X(kDot, dot, 2, kContraction)                  \
+  X(kSum, sum, 1, kReduction)                    \
+  X(kProd, prod, 1, kReduction)                  \
+  X(kMean, mean, 1, kReduction)                  \
+  X(kCumsum, cumsum, 1, kScan)                   \
+  X(kNeg, neg, 1, kElementwise)                  \
+  X(kAbs, abs, 1, kElementwise)                  \
   X(kSqrt, sqrt, 1, kElementwise)
 
 // What an op's kernel does with its operands' elements.
@@ -69,7 +69,7 @@ inline constexpr Op kAllOps[] = {
 [[nodiscard]] constexpr int OpArity(Op op) {
   switch (op) {
 #define ONEFLOW_PROMOTE_OP_ARITY(e, name, arity, kind) \
-  case Op::e:                                    \
+  case Op::e:                                          \
     return arity;
     ONEFLOW_PROMOTE_FOR_EACH_OP(ONEFLOW_PROMOTE_OP_ARITY)
 #undef ONEFLOW_PROMOTE_OP_ARITY
@@ -80,7 +80,7 @@ inline constexpr Op kAllOps[] = {
 [[nodiscard]] constexpr OpKind KindOf(Op op) {
   switch (op) {
 #define ONEFLOW_PROMOTE_OP_KIND(e, name, arity, kind) \
-  case Op::e:                                       \
+  case Op::e:                                         \
     return OpKind::kind;
     ONEFLOW_PROMOTE_FOR_EACH_OP(ONEFLOW_PROMOTE_OP_KIND)
 #undef ONEFLOW_PROMOTE_OP_KIND

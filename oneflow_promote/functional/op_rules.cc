@@ -21,18 +21,20 @@ namespace {
 
 uint8_t CategoryBit(DType d) {
   switch (CategoryOf(d)) {
-    case Category::kBool: return kBoolCategory;
+    case Category::kBool:
+      return kBoolCategory;
     case Category::kUnsigned:
-    case Category::kSigned: return kIntegerCategories;
-    case Category::kFloating: return kFloatingCategory;
-    case Category::kComplex: return kComplexCategory;
+    case Category::kSigned:
+      return kIntegerCategories;
+    case Category::kFloating:
+      return kFloatingCategory;
+    case Category::kComplex:
+      return kComplexCategory;
   }
   return 0;
 }
 
-absl::Status Invalid(std::string message) {
-  return absl::InvalidArgumentError(std::move(message));
-}
+absl::Status Invalid(std::string message) { return absl::InvalidArgumentError(std::move(message)); }
 
 bool IsIntegerOrBool(DType d) { return IsIntegral(d) || IsBool(d); }
 
@@ -141,8 +143,8 @@ bool FitsCheckedConversion(const Operand& scalar, DType to) {
     } else if constexpr (std::is_integral_v<T>) {
       const absl::int128 value = scalar.int_value();
       const absl::int128 max = std::numeric_limits<T>::max();
-      const absl::int128 min = std::is_signed_v<T> ? absl::int128(std::numeric_limits<T>::min())
-                                                   : -max;
+      const absl::int128 min =
+          std::is_signed_v<T> ? absl::int128(std::numeric_limits<T>::min()) : -max;
       return scalar.kind() == Operand::Kind::kPyBool || (value >= min && value <= max);
     } else {
       double max = std::numeric_limits<double>::infinity();
@@ -150,7 +152,9 @@ bool FitsCheckedConversion(const Operand& scalar, DType to) {
       if constexpr (std::is_same_v<P, BFloat16>) max = 3.3895313892515355e38;
       if constexpr (std::is_same_v<P, float>) max = std::numeric_limits<float>::max();
       if constexpr (std::is_same_v<P, double>) max = std::numeric_limits<double>::max();
-      const auto fits = [max](double v) { return std::isinf(v) || std::isnan(v) || std::fabs(v) <= max; };
+      const auto fits = [max](double v) {
+        return std::isinf(v) || std::isnan(v) || std::fabs(v) <= max;
+      };
       switch (scalar.kind()) {
         case Operand::Kind::kPyBool:
           return true;
@@ -158,7 +162,8 @@ bool FitsCheckedConversion(const Operand& scalar, DType to) {
           // Every 128-bit integer lies within a range from 2^127 up; converting
           // such a max to int128 would overflow.
           if (max >= std::ldexp(1.0, 127)) return true;
-          return scalar.int_value() <= absl::int128(max) && scalar.int_value() >= -absl::int128(max);
+          return scalar.int_value() <= absl::int128(max) &&
+                 scalar.int_value() >= -absl::int128(max);
         case Operand::Kind::kPyFloat:
           return fits(scalar.real_value());
         default:
@@ -332,12 +337,18 @@ absl::StatusOr<DType> CommonDType(absl::Span<const Operand> operands,
 
 absl::string_view PromotionKindName(PromotionKind kind) {
   switch (kind) {
-    case PromotionKind::kDefault: return "DEFAULT";
-    case PromotionKind::kNoOpMath: return "NO_OPMATH";
-    case PromotionKind::kIntToFloat: return "INT_TO_FLOAT";
-    case PromotionKind::kAlwaysBool: return "ALWAYS_BOOL";
-    case PromotionKind::kComplexToFloat: return "COMPLEX_TO_FLOAT";
-    case PromotionKind::kBoolToLong: return "BOOL_TO_LONG";
+    case PromotionKind::kDefault:
+      return "DEFAULT";
+    case PromotionKind::kNoOpMath:
+      return "NO_OPMATH";
+    case PromotionKind::kIntToFloat:
+      return "INT_TO_FLOAT";
+    case PromotionKind::kAlwaysBool:
+      return "ALWAYS_BOOL";
+    case PromotionKind::kComplexToFloat:
+      return "COMPLEX_TO_FLOAT";
+    case PromotionKind::kBoolToLong:
+      return "BOOL_TO_LONG";
   }
   return "invalid";
 }
@@ -345,10 +356,13 @@ absl::string_view PromotionKindName(PromotionKind kind) {
 DType OpMathDType(DType dtype) {
   switch (dtype) {
     case DType::kFloat16:
-    case DType::kBFloat16: return DType::kFloat32;
+    case DType::kBFloat16:
+      return DType::kFloat32;
     case DType::kComplex32:
-    case DType::kBComplex32: return DType::kComplex64;
-    default: return dtype;
+    case DType::kBComplex32:
+      return DType::kComplex64;
+    default:
+      return dtype;
   }
 }
 
@@ -421,7 +435,8 @@ absl::Status CheckAlpha(DType compute, const Operand& alpha) {
   const bool integral_alpha =
       alpha.kind() == Operand::Kind::kPyBool || alpha.kind() == Operand::Kind::kPyInt;
   if (!IsFloating(compute) && !IsComplex(compute) && !integral_alpha) {
-    return Invalid("For integral input tensors, argument alpha must not be a floating point number.");
+    return Invalid(
+        "For integral input tensors, argument alpha must not be a floating point number.");
   }
   if (!IsComplex(compute) && alpha.kind() == Operand::Kind::kPyComplex) {
     return Invalid("For non-complex input tensors, argument alpha must not be a complex number.");

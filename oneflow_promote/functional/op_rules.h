@@ -39,7 +39,7 @@ namespace oneflow_promote::functional {
 [[nodiscard]] constexpr absl::string_view OpName(Op op) {
   switch (op) {
 #define ONEFLOW_PROMOTE_OP_NAME(e, name, arity, kind) \
-  case Op::e:                                   \
+  case Op::e:                                         \
     return #name;
     ONEFLOW_PROMOTE_FOR_EACH_OP(ONEFLOW_PROMOTE_OP_NAME)
 #undef ONEFLOW_PROMOTE_OP_NAME
@@ -131,7 +131,8 @@ struct OpRule {
   // Op-specific checks: on the operands before promotion, and on the
   // operands with their dtypes after it. Null: none.
   absl::Status (*check_operands)(absl::Span<const Operand> operands) = nullptr;
-  absl::Status (*check_dtypes)(absl::Span<const Operand> operands, const OpDTypes& dtypes) = nullptr;
+  absl::Status (*check_dtypes)(absl::Span<const Operand> operands,
+                               const OpDTypes& dtypes) = nullptr;
   // The operands for which the op is a copy or a fill, run by no kernel
   // (pow's x ** 0, x ** 1, 1 ** x): neither the categories nor the kind
   // apply. Null: none.

@@ -53,11 +53,18 @@ const std::vector<CategoryRule>& CategoryRules() {
       {Op::kLe, {C::kComplex}, "\"le_cpu\" not implemented for 'NAME'"},
       {Op::kGt, {C::kComplex}, "\"gt_cpu\" not implemented for 'NAME'"},
       {Op::kGe, {C::kComplex}, "\"ge_cpu\" not implemented for 'NAME'"},
-      {Op::kBitwiseAnd, {C::kFloating, C::kComplex}, "\"bitwise_and_cpu\" not implemented for 'NAME'"},
-      {Op::kBitwiseOr, {C::kFloating, C::kComplex}, "\"bitwise_or_cpu\" not implemented for 'NAME'"},
-      {Op::kBitwiseXor, {C::kFloating, C::kComplex}, "\"bitwise_xor_cpu\" not implemented for 'NAME'"},
+      {Op::kBitwiseAnd,
+       {C::kFloating, C::kComplex},
+       "\"bitwise_and_cpu\" not implemented for 'NAME'"},
+      {Op::kBitwiseOr,
+       {C::kFloating, C::kComplex},
+       "\"bitwise_or_cpu\" not implemented for 'NAME'"},
+      {Op::kBitwiseXor,
+       {C::kFloating, C::kComplex},
+       "\"bitwise_xor_cpu\" not implemented for 'NAME'"},
       {Op::kDot, {C::kBool}, "\"dot\" not implemented for 'NAME'"},
-      {Op::kMean, {C::kBool, C::kUnsigned, C::kSigned},
+      {Op::kMean,
+       {C::kBool, C::kUnsigned, C::kSigned},
        "mean(): could not infer output dtype. Input dtype must be either a floating point or "
        "complex dtype. Got: NAME"},
       {Op::kAbs, {C::kBool}, "\"abs_cpu\" not implemented for 'NAME'"},
@@ -111,8 +118,7 @@ TEST(OpRules, NewestDTypes) {
   EXPECT_EQ(Answer(Op::kDot, {T(DType::kFloat16), T(DType::kFloat16)}), "float16");
   EXPECT_EQ(Answer(Op::kProd, {T(DType::kBFloat16)}), "bfloat16");
   EXPECT_EQ(Answer(Op::kSqrt, {T(DType::kFloat16)}), "float16");
-  EXPECT_EQ(Answer(Op::kDiv, {T(DType::kUInt64), T(DType::kUInt64)}, DType::kFloat64),
-            "float64");
+  EXPECT_EQ(Answer(Op::kDiv, {T(DType::kUInt64), T(DType::kUInt64)}, DType::kFloat64), "float64");
   // PyTorch 2.15 has no CPU kernel; the library computes.
   EXPECT_EQ(Answer(Op::kAdd, {T(DType::kUInt64), T(DType::kUInt64)}), "uint64");
   EXPECT_EQ(Answer(Op::kAdd, {T(DType::kFloat8E4M3FN), Py(1.5)}), "float8_e4m3fn");
@@ -243,7 +249,6 @@ TEST(OpRules, OpMath) {
   EXPECT_EQ(add->opmath, DType::kComplex64);
 }
 
-
 // torch.add(..., alpha=) on PyTorch 2.15: the checks run against the dtype
 // the op computes in.
 TEST(OpRules, AddAlpha) {
@@ -274,8 +279,7 @@ TEST(OpRules, GradientDTypes) {
     return absl::StrJoin(names, " ");
   };
   EXPECT_EQ(gradients(Op::kMul, {T(DType::kFloat16), T(DType::kFloat32)}), "float16 float32");
-  EXPECT_EQ(gradients(Op::kMul, {T(DType::kFloat64), T(DType::kComplex64)}),
-            "float64 complex64");
+  EXPECT_EQ(gradients(Op::kMul, {T(DType::kFloat64), T(DType::kComplex64)}), "float64 complex64");
   EXPECT_EQ(gradients(Op::kAdd, {T(DType::kFloat32), T(DType::kInt64)}), "float32 none");
   EXPECT_EQ(gradients(Op::kAdd, {T(DType::kFloat32), Py(2.5)}), "float32 none");
   EXPECT_EQ(gradients(Op::kWhere, {T(DType::kBool), T(DType::kFloat32), T(DType::kInt32)}),

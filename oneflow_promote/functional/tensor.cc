@@ -48,8 +48,8 @@ absl::StatusOr<int64_t> CheckedElementCount(DType dtype, absl::Span<const int64_
   int64_t count = 1;
   for (int64_t extent : shape) {
     if (extent < 0) {
-      return absl::InvalidArgumentError(absl::StrCat("Tensor: negative extent in shape [",
-                                                     absl::StrJoin(shape, ", "), "]"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Tensor: negative extent in shape [", absl::StrJoin(shape, ", "), "]"));
     }
     if (extent != 0 && count > std::numeric_limits<int64_t>::max() / 64 / extent) {
       return absl::InvalidArgumentError(
@@ -67,14 +67,15 @@ absl::StatusOr<Tensor> Tensor::View(void* data, DType dtype, absl::Span<const in
   absl::StatusOr<int64_t> count = CheckedElementCount(dtype, shape);
   if (!count.ok()) return count.status();
   if (data == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Tensor::View: null data for ", Name(dtype), "[", absl::StrJoin(shape, ", "), "]"));
+    return absl::InvalidArgumentError(absl::StrCat("Tensor::View: null data for ", Name(dtype), "[",
+                                                   absl::StrJoin(shape, ", "), "]"));
   }
-  const size_t alignment = VisitDType(dtype, [](auto tag) { return alignof(typename decltype(tag)::type); });
+  const size_t alignment =
+      VisitDType(dtype, [](auto tag) { return alignof(typename decltype(tag)::type); });
   if (reinterpret_cast<uintptr_t>(data) % alignment != 0) {
-    return absl::InvalidArgumentError(absl::StrCat("Tensor::View: data ", absl::Hex(reinterpret_cast<uintptr_t>(data)),
-                                                   " is not aligned to ", alignment, " bytes for ",
-                                                   Name(dtype)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Tensor::View: data ", absl::Hex(reinterpret_cast<uintptr_t>(data)),
+                     " is not aligned to ", alignment, " bytes for ", Name(dtype)));
   }
   // A host pointer handed to a CUDA kernel would end the process's CUDA
   // context, not just this call.
@@ -91,8 +92,8 @@ absl::StatusOr<Tensor> Tensor::View(void* data, DType dtype, absl::Span<const in
   tensor.device_ = Device{device.kind, device.ordinal, nullptr, 0};
   // Not owned: a pointer with no owner (shared_ptr's aliasing constructor),
   // so making the view allocates nothing; the caller keeps the memory alive.
-  tensor.buffer_ = std::shared_ptr<std::byte[]>(std::shared_ptr<std::byte[]>(),
-                                                static_cast<std::byte*>(data));
+  tensor.buffer_ =
+      std::shared_ptr<std::byte[]>(std::shared_ptr<std::byte[]>(), static_cast<std::byte*>(data));
   return tensor;
 }
 
@@ -126,8 +127,7 @@ absl::StatusOr<Tensor> Tensor::Allocate(DType dtype, absl::Span<const int64_t> s
   return tensor;
 }
 
-absl::StatusOr<Tensor> Tensor::Empty(DType dtype, absl::Span<const int64_t> shape,
-                                     Device device) {
+absl::StatusOr<Tensor> Tensor::Empty(DType dtype, absl::Span<const int64_t> shape, Device device) {
   return Allocate(dtype, shape, /*zero=*/false, device);
 }
 
@@ -181,8 +181,8 @@ absl::StatusOr<Tensor> Tensor::AsStrided(absl::Span<const int64_t> shape,
                                          int64_t offset_elements) const {
   if (!defined()) return absl::FailedPreconditionError("AsStrided on an undefined tensor");
   if (shape.size() != strides.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("AsStrided: ", shape.size(),
-                                                   " extents but ", strides.size(), " strides"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("AsStrided: ", shape.size(), " extents but ", strides.size(), " strides"));
   }
   const int64_t item = static_cast<int64_t>(ItemSize(dtype_));
   int64_t low = offset_elements, high = offset_elements;
@@ -194,10 +194,10 @@ absl::StatusOr<Tensor> Tensor::AsStrided(absl::Span<const int64_t> shape,
     (reach < 0 ? low : high) += reach;
   }
   if (!empty && (low < 0 || (high + 1) * item > buffer_bytes_)) {
-    return absl::OutOfRangeError(absl::StrCat(
-        "AsStrided: the view [", absl::StrJoin(shape, ", "), "] with strides [",
-        absl::StrJoin(strides, ", "), "] at offset ", offset_elements, " reaches outside the ",
-        buffer_bytes_ / item, "-element buffer"));
+    return absl::OutOfRangeError(
+        absl::StrCat("AsStrided: the view [", absl::StrJoin(shape, ", "), "] with strides [",
+                     absl::StrJoin(strides, ", "), "] at offset ", offset_elements,
+                     " reaches outside the ", buffer_bytes_ / item, "-element buffer"));
   }
   Tensor view = *this;
   view.wrapped_ = false;
@@ -241,7 +241,8 @@ absl::StatusOr<Tensor> Tensor::ToDevice(Device device) const {
                                   : device.kind == Device::Kind::kCpu
                                       ? CopyDirection::kDeviceToHost
                                       : CopyDirection::kDeviceToDevice;
-  if (absl::Status s = CudaCopyBytes(moved->data(), contiguous->data(), bytes, direction); !s.ok()) {
+  if (absl::Status s = CudaCopyBytes(moved->data(), contiguous->data(), bytes, direction);
+      !s.ok()) {
     return s;
   }
   return moved;

@@ -147,9 +147,9 @@ absl::StatusOr<Tensor> Tensor::FromValues(absl::Span<const T> values,
   absl::StatusOr<Tensor> tensor = Empty(DTypeOf<T>::value, shape);
   if (!tensor.ok()) return tensor;
   if (static_cast<int64_t>(values.size()) != tensor->numel()) {
-    return absl::InvalidArgumentError(
-        "Tensor::FromValues: " + std::to_string(values.size()) + " values for " +
-        tensor->Describe() + ", which has " + std::to_string(tensor->numel()) + " elements");
+    return absl::InvalidArgumentError("Tensor::FromValues: " + std::to_string(values.size()) +
+                                      " values for " + tensor->Describe() + ", which has " +
+                                      std::to_string(tensor->numel()) + " elements");
   }
   T* out = tensor->template data_as<T>();
   for (size_t i = 0; i < values.size(); ++i) out[i] = values[i];

@@ -126,9 +126,9 @@ class TensorProcessor {
     for (size_t i = 0; i < slots_.size(); ++i) {
       DType target = common_dtype_;
       if (!promote_) {
-        absl::StatusOr<DType> own = functional::CommonDType(
-            absl::MakeConstSpan(&operands[i], 1), absl::MakeConstSpan(&floors[i], 1),
-            integers_to_float_, options_, policy_);
+        absl::StatusOr<DType> own = functional::CommonDType(absl::MakeConstSpan(&operands[i], 1),
+                                                            absl::MakeConstSpan(&floors[i], 1),
+                                                            integers_to_float_, options_, policy_);
         if (!own.ok()) return own.status();
         target = *own;
       }
@@ -228,7 +228,6 @@ class TensorProcessor {
     common_dtype_ = dtype;
     return true;
   }
-
 
   PromotionOptions options_;
   Policy policy_;

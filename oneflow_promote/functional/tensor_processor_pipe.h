@@ -55,15 +55,19 @@ struct AutoCastState {
 // are on no list.
 [[nodiscard]] constexpr AutoCastKind TorchAutoCastKind(functional::Op op, Device::Kind device) {
   using functional::Op;
-  if (device == Device::Kind::kCpu) return op == Op::kProd ? AutoCastKind::kFloat32 : AutoCastKind::kNone;
+  if (device == Device::Kind::kCpu)
+    return op == Op::kProd ? AutoCastKind::kFloat32 : AutoCastKind::kNone;
   switch (op) {
     case Op::kPow:
     case Op::kSum:
     case Op::kProd:
-    case Op::kCumsum: return AutoCastKind::kFloat32;
+    case Op::kCumsum:
+      return AutoCastKind::kFloat32;
     case Op::kAtan2:
-    case Op::kDot: return AutoCastKind::kPromote;
-    default: return AutoCastKind::kNone;
+    case Op::kDot:
+      return AutoCastKind::kPromote;
+    default:
+      return AutoCastKind::kNone;
   }
 }
 

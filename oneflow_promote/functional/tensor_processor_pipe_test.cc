@@ -51,8 +51,8 @@ TEST(TensorProcessorPipe, CudaPromoteListWidensToTheWidestFloat) {
 
 TEST(TensorProcessorPipe, LowerPrecisionLeavesFloat64AndScalars) {
   // A framework's matmul-like op on autocast's lower-precision list.
-  TensorProcessorPipe<Tensor> pipe({Ones(DType::kFloat32), Ones(DType::kFloat64),
-                                    Tensor::WrappedNumber(Operand::PyFloat(2.0))});
+  TensorProcessorPipe<Tensor> pipe(
+      {Ones(DType::kFloat32), Ones(DType::kFloat64), Tensor::WrappedNumber(Operand::PyFloat(2.0))});
   ASSERT_TRUE(pipe.AutoCast(AutoCastKind::kLowerPrecision, {true, DType::kBFloat16}).ok());
   EXPECT_EQ(InputDTypes(pipe),
             (std::vector<DType>{DType::kBFloat16, DType::kFloat64, DType::kFloat64}));

@@ -78,7 +78,8 @@ TEST(TensorProcessor, NoFloorLeavesGuardedDtypesAlone) {
   // failed with "attempted to promote uint64 and bool".
   const Tensor u = *Tensor::FromValues<uint64_t>({1, 2, 3}, {3});
   TensorProcessor<Tensor> forced;
-  ASSERT_TRUE(forced.AddInputs({u, u}).PromoteInputsToCommonDtype(true, DType::kFloat32).Apply().ok());
+  ASSERT_TRUE(
+      forced.AddInputs({u, u}).PromoteInputsToCommonDtype(true, DType::kFloat32).Apply().ok());
   EXPECT_EQ(forced.GetInputs()[0].dtype(), DType::kFloat32);
   EXPECT_EQ(forced.GetInputs()[1].data_as<float>()[2], 3.0f);
 
@@ -90,8 +91,8 @@ TEST(TensorProcessor, NoFloorLeavesGuardedDtypesAlone) {
                   .ok());
   EXPECT_EQ(to_float.GetInputs()[0].dtype(), DType::kFloat32);
 
-  const Tensor f8 = *Tensor::FromValues<Float8E4M3FN>(
-      {Float8E4M3FN{0x38}, Float8E4M3FN{0x40}}, {2});  // 1.0 and 2.0
+  const Tensor f8 = *Tensor::FromValues<Float8E4M3FN>({Float8E4M3FN{0x38}, Float8E4M3FN{0x40}},
+                                                      {2});  // 1.0 and 2.0
   TensorProcessor<Tensor> from_float8;
   ASSERT_TRUE(
       from_float8.AddInputs({f8}).PromoteInputsToCommonDtype(true, DType::kFloat32).Apply().ok());

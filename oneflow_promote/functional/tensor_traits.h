@@ -25,8 +25,9 @@ struct TensorTraits;
 // tensor of its dtype and number of dimensions.
 template <typename T, typename Traits = TensorTraits<T>>
 [[nodiscard]] Operand OperandOf(const T& input) {
-  return Traits::IsWrappedNumber(input) ? Traits::ScalarOf(input)
-                                        : Operand::Tensor(Traits::DTypeOf(input), Traits::NDim(input));
+  return Traits::IsWrappedNumber(input)
+             ? Traits::ScalarOf(input)
+             : Operand::Tensor(Traits::DTypeOf(input), Traits::NDim(input));
 }
 
 }  // namespace oneflow_promote

@@ -130,10 +130,9 @@ absl::StatusOr<at::Tensor> TensorTraits<at::Tensor>::Cast(const at::Tensor& t, D
   const std::optional<at::ScalarType> target = ToTorchScalarType(dtype);
   const std::optional<DType> source = FromTorchScalarType(t.scalar_type());
   if (!source.has_value()) {
-    return absl::InvalidArgumentError(absl::StrCat("cannot cast a libtorch ",
-                                                   c10::toString(t.scalar_type()), " tensor to ",
-                                                   Name(dtype), ": this library has no ",
-                                                   c10::toString(t.scalar_type())));
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot cast a libtorch ", c10::toString(t.scalar_type()), " tensor to ",
+                     Name(dtype), ": this library has no ", c10::toString(t.scalar_type())));
   }
   if (!target.has_value()) {
     return absl::InvalidArgumentError(absl::StrCat("cannot cast a libtorch ",

@@ -14,7 +14,7 @@ namespace oneflow_promote::c_api_internal {
 
 // The operands, or an error naming the first bad one (by position, from 1).
 absl::StatusOr<std::vector<Operand>> OperandsFromC(const oneflow_promote_operand* operands,
-                                                  size_t count);
+                                                   size_t count);
 
 // The torch policy's options from a default dtype code (float32 or float64).
 absl::StatusOr<PromotionOptions> OptionsFromC(int default_dtype);

@@ -24,8 +24,8 @@ inline constexpr Node kWeakComplex = WeakScalar::kComplex;
 
 // `edges` with the edge `old_edge` replaced by `new_edge`.
 template <size_t N>
-[[nodiscard]] constexpr std::array<Edge, N> WithEdgeReplaced(const Edge (&edges)[N],
-                                                             Edge old_edge, Edge new_edge) {
+[[nodiscard]] constexpr std::array<Edge, N> WithEdgeReplaced(const Edge (&edges)[N], Edge old_edge,
+                                                             Edge new_edge) {
   std::array<Edge, N> out{};
   for (size_t i = 0; i < N; ++i) {
     const bool match = edges[i].from == old_edge.from && edges[i].to == old_edge.to;
@@ -40,25 +40,25 @@ template <size_t N>
 // are in policy.h). Python scalars do not enter it: torch's bucket rule
 // (internal/torch_buckets.h) is not a join.
 inline constexpr Edge kTorchEdges[] = {
-    {DType::kBool, DType::kUInt8},          {DType::kBool, DType::kInt8},
-    {DType::kUInt8, DType::kInt16},         {DType::kInt8, DType::kInt16},
-    {DType::kInt16, DType::kInt32},         {DType::kInt32, DType::kInt64},
-    {DType::kInt64, DType::kFloat16},       {DType::kInt64, DType::kBFloat16},
-    {DType::kFloat16, DType::kFloat32},     {DType::kBFloat16, DType::kFloat32},
-    {DType::kFloat32, DType::kFloat64},     {DType::kFloat16, DType::kComplex32},
-    {DType::kComplex32, DType::kComplex64}, {DType::kFloat32, DType::kComplex64},
+    {DType::kBool, DType::kUInt8},           {DType::kBool, DType::kInt8},
+    {DType::kUInt8, DType::kInt16},          {DType::kInt8, DType::kInt16},
+    {DType::kInt16, DType::kInt32},          {DType::kInt32, DType::kInt64},
+    {DType::kInt64, DType::kFloat16},        {DType::kInt64, DType::kBFloat16},
+    {DType::kFloat16, DType::kFloat32},      {DType::kBFloat16, DType::kFloat32},
+    {DType::kFloat32, DType::kFloat64},      {DType::kFloat16, DType::kComplex32},
+    {DType::kComplex32, DType::kComplex64},  {DType::kFloat32, DType::kComplex64},
     {DType::kComplex64, DType::kComplex128}, {DType::kFloat64, DType::kComplex128},
-    {DType::kBFloat16, DType::kBComplex32}, {DType::kBComplex32, DType::kComplex64},
+    {DType::kBFloat16, DType::kBComplex32},  {DType::kBComplex32, DType::kComplex64},
 };
 
 // The Array API standard's table (2024.12, unchanged in 2025.12). Its Python
 // scalar rule takes the arrays' dtype after a range check, not a join.
 inline constexpr Edge kArrayApiEdges[] = {
-    {DType::kInt8, DType::kInt16},          {DType::kInt16, DType::kInt32},
-    {DType::kInt32, DType::kInt64},         {DType::kUInt8, DType::kUInt16},
-    {DType::kUInt16, DType::kUInt32},       {DType::kUInt32, DType::kUInt64},
-    {DType::kUInt8, DType::kInt16},         {DType::kUInt16, DType::kInt32},
-    {DType::kUInt32, DType::kInt64},        {DType::kFloat32, DType::kFloat64},
+    {DType::kInt8, DType::kInt16},           {DType::kInt16, DType::kInt32},
+    {DType::kInt32, DType::kInt64},          {DType::kUInt8, DType::kUInt16},
+    {DType::kUInt16, DType::kUInt32},        {DType::kUInt32, DType::kUInt64},
+    {DType::kUInt8, DType::kInt16},          {DType::kUInt16, DType::kInt32},
+    {DType::kUInt32, DType::kInt64},         {DType::kFloat32, DType::kFloat64},
     {DType::kComplex64, DType::kComplex128}, {DType::kFloat32, DType::kComplex64},
     {DType::kFloat64, DType::kComplex128},
 };
@@ -223,21 +223,36 @@ inline constexpr Departure kNumpyDepartures[] = {
 // then joins the results. float16 ranks highest. -1: not a NumPy dtype.
 [[nodiscard]] constexpr int NumpyTypeNumber(DType dtype) {
   switch (dtype) {
-    case DType::kBool: return 0;
-    case DType::kInt8: return 1;
-    case DType::kUInt8: return 2;
-    case DType::kInt16: return 3;
-    case DType::kUInt16: return 4;
-    case DType::kInt32: return 5;
-    case DType::kUInt32: return 6;
-    case DType::kInt64: return 7;
-    case DType::kUInt64: return 8;
-    case DType::kFloat32: return 11;
-    case DType::kFloat64: return 12;
-    case DType::kComplex64: return 14;
-    case DType::kComplex128: return 15;
-    case DType::kFloat16: return 23;
-    default: return -1;
+    case DType::kBool:
+      return 0;
+    case DType::kInt8:
+      return 1;
+    case DType::kUInt8:
+      return 2;
+    case DType::kInt16:
+      return 3;
+    case DType::kUInt16:
+      return 4;
+    case DType::kInt32:
+      return 5;
+    case DType::kUInt32:
+      return 6;
+    case DType::kInt64:
+      return 7;
+    case DType::kUInt64:
+      return 8;
+    case DType::kFloat32:
+      return 11;
+    case DType::kFloat64:
+      return 12;
+    case DType::kComplex64:
+      return 14;
+    case DType::kComplex128:
+      return 15;
+    case DType::kFloat16:
+      return 23;
+    default:
+      return -1;
   }
 }
 

@@ -9,10 +9,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <iostream>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <iostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -85,8 +85,9 @@ Locals Decompose(const Tensor& global, SbpKind kind, int parts, std::mt19937_64&
             part = r == owner ? T{} : RandomBits<T>(rng);
           } else {
             const T other = RandomBits<T>(rng);
-            part = r == owner ? x[i] : kind == SbpKind::kPartialMax ? std::min(x[i], other)
-                                                                      : std::max(x[i], other);
+            part = r == owner                     ? x[i]
+                   : kind == SbpKind::kPartialMax ? std::min(x[i], other)
+                                                  : std::max(x[i], other);
           }
         } else {
           // The owner holds the value; the others a zero of its sign (sum:
@@ -217,7 +218,8 @@ bool SameBits(const Tensor& a, const Tensor& b, int64_t* first_difference) {
       const T x = ca.data_as<T>()[i], y = cb.data_as<T>()[i];
       bool same = std::memcmp(&x, &y, sizeof(T)) == 0;
       if constexpr (!std::is_integral_v<T>) {
-        same = same || (Convert<double>(x) != Convert<double>(x) && Convert<double>(y) != Convert<double>(y));
+        same = same || (Convert<double>(x) != Convert<double>(x) &&
+                        Convert<double>(y) != Convert<double>(y));
       }
       if (!same) {
         if (first_difference != nullptr) *first_difference = i;
@@ -239,7 +241,7 @@ std::string Describe(const Tensor& t, int64_t i) {
 std::vector<Placement> Placements() { return {{2}, {3}, {4}, {2, 2}}; }
 
 std::vector<NdSbp> AllNdSbp(size_t dims) {
-  const std::vector<Sbp> one = {Sbp::Split(0),    Sbp::Split(1),     Sbp::Broadcast(),
+  const std::vector<Sbp> one = {Sbp::Split(0),     Sbp::Split(1),     Sbp::Broadcast(),
                                 Sbp::PartialSum(), Sbp::PartialMax(), Sbp::PartialMin()};
   std::vector<NdSbp> out;
   for (const Sbp& a : one) {
@@ -258,11 +260,11 @@ using CastRule = std::function<CastSignature(DType, DType, const NdSbp&)>;
 // ONEFLOW_PROMOTE_GLOBAL_CASE takes to run one case again.
 std::string CaseSpec(DType from, DType to, const Placement& placement, const NdSbp& nd_sbp,
                      uint64_t seed) {
-  return absl::StrCat(Name(from), " ", Name(to), " ", absl::StrJoin(placement, "x"), " ",
-                      absl::StrJoin(nd_sbp, ",", [](std::string* out, const Sbp& sbp) {
-                        out->append(sbp.ToString());
-                      }),
-                      " ", seed);
+  return absl::StrCat(
+      Name(from), " ", Name(to), " ", absl::StrJoin(placement, "x"), " ",
+      absl::StrJoin(nd_sbp, ",",
+                    [](std::string* out, const Sbp& sbp) { out->append(sbp.ToString()); }),
+      " ", seed);
 }
 
 // One cast case: the mismatch, with a command that runs it again, or "".
@@ -282,12 +284,12 @@ std::string RunCastCase(DType from, DType to, const Placement& placement, const 
     if (at >= 0 && local.numel() == global.numel()) parts.push_back(Describe(local, at));
   }
   return absl::StrCat(
-      "cast ", Name(from), " -> ", Name(to), " on ranks [", absl::StrJoin(placement, ", "),
-      "] as ", ToString(given), " (cast under ", ToString(signature.input), " -> ",
+      "cast ", Name(from), " -> ", Name(to), " on ranks [", absl::StrJoin(placement, ", "), "] as ",
+      ToString(given), " (cast under ", ToString(signature.input), " -> ",
       ToString(signature.output), "), seed ", seed, ": element ", at, " of the global ",
       Describe(global, at), " (ranks' cast parts ", absl::StrJoin(parts, ", "), ") gives ",
-      assembled.ok() ? Describe(*assembled, at) : assembled.status().ToString(),
-      ", one device ", Describe(expected, at),
+      assembled.ok() ? Describe(*assembled, at) : assembled.status().ToString(), ", one device ",
+      Describe(expected, at),
       "\n  reproduce: bazel test //oneflow_promote/sbp:global_autotest --test_output=all "
       "--test_filter=GlobalAutoTest.OneCase --test_env=ONEFLOW_PROMOTE_GLOBAL_CASE='",
       CaseSpec(from, to, placement, given, seed), "'");
@@ -333,7 +335,8 @@ TEST(GlobalAutoTest, OneCase) {
   const absl::StatusOr<DType> from = ParseDType(words[0]), to = ParseDType(words[1]);
   ASSERT_TRUE(from.ok() && to.ok()) << spec;
   Placement placement;
-  for (absl::string_view n : absl::StrSplit(words[2], 'x')) placement.push_back(std::stoi(std::string(n)));
+  for (absl::string_view n : absl::StrSplit(words[2], 'x'))
+    placement.push_back(std::stoi(std::string(n)));
   NdSbp nd_sbp;
   for (absl::string_view sbp : absl::StrSplit(words[3], ',')) nd_sbp.push_back(ParseSbp(sbp));
   ASSERT_EQ(nd_sbp.size(), placement.size()) << spec;
@@ -344,15 +347,14 @@ TEST(GlobalAutoTest, OneCase) {
 
 const std::vector<DType>& CastDTypes() {
   static const auto* dtypes = new std::vector<DType>{
-      DType::kBool,    DType::kUInt8,   DType::kInt8,     DType::kInt16,
-      DType::kInt32,   DType::kInt64,   DType::kFloat16,  DType::kBFloat16,
+      DType::kBool,    DType::kUInt8,   DType::kInt8,        DType::kInt16,
+      DType::kInt32,   DType::kInt64,   DType::kFloat16,     DType::kBFloat16,
       DType::kFloat32, DType::kFloat64, DType::kFloat8E4M3FN};
   return *dtypes;
 }
 
 TEST(GlobalAutoTest, EveryCastOnEveryPlacementAndSbp) {
-  const std::vector<std::string> failures =
-      RunCasts(CastDTypes(), LibraryRule);
+  const std::vector<std::string> failures = RunCasts(CastDTypes(), LibraryRule);
   EXPECT_TRUE(failures.empty()) << failures.size() << " mismatches; first: " << failures[0];
 }
 
@@ -370,10 +372,11 @@ TEST(GlobalAutoTest, CatchesAPlantedLooserRule) {
 // Binary ops through PlanGlobalOp: each input laid out as its plan says
 // before the cast, cast, re-laid out (the boxing) for the op, run per rank.
 TEST(GlobalAutoTest, PromotedBinaryOpsFollowTheirPlan) {
-  const std::vector<std::pair<DType, DType>> pairs = {
-      {DType::kInt8, DType::kInt32}, {DType::kInt16, DType::kInt16},
-      {DType::kFloat16, DType::kFloat32}, {DType::kInt32, DType::kFloat32},
-      {DType::kBool, DType::kUInt8}};
+  const std::vector<std::pair<DType, DType>> pairs = {{DType::kInt8, DType::kInt32},
+                                                      {DType::kInt16, DType::kInt16},
+                                                      {DType::kFloat16, DType::kFloat32},
+                                                      {DType::kInt32, DType::kFloat32},
+                                                      {DType::kBool, DType::kUInt8}};
   int checked = 0;
   uint64_t seed = 1000;
   for (Op op : {Op::kAdd, Op::kSub, Op::kMul, Op::kMaximum, Op::kMinimum, Op::kLt, Op::kEq}) {
@@ -393,7 +396,8 @@ TEST(GlobalAutoTest, PromotedBinaryOpsFollowTheirPlan) {
               const InputPlan& input = plan->inputs[i];
               Locals locals = Shard(globals[i], input.before_cast, placement, rng);
               for (Tensor& local : locals) local = *local.To(input.to);
-              const NdSbp cast_out = InferCastSignature(input.from, input.to, input.before_cast).output;
+              const NdSbp cast_out =
+                  InferCastSignature(input.from, input.to, input.before_cast).output;
               cast_globals[i] = *Assemble(locals, cast_out, placement);
               at_op[i] = Shard(cast_globals[i], input.at_op, placement, rng);
             }
@@ -407,10 +411,10 @@ TEST(GlobalAutoTest, PromotedBinaryOpsFollowTheirPlan) {
             const Tensor expected = *functional::Call(op, inputs);
             int64_t at = -1;
             ASSERT_TRUE(assembled.ok() && SameBits(*assembled, expected, &at))
-                << functional::OpName(op) << "(" << Name(a_dtype) << " " << ToString(a_sbp)
-                << ", " << Name(b_dtype) << " " << ToString(b_sbp) << ") on "
-                << placement.size() << "-D placement, seed " << seed << ", output "
-                << ToString(plan->output) << ": element " << at;
+                << functional::OpName(op) << "(" << Name(a_dtype) << " " << ToString(a_sbp) << ", "
+                << Name(b_dtype) << " " << ToString(b_sbp) << ") on " << placement.size()
+                << "-D placement, seed " << seed << ", output " << ToString(plan->output)
+                << ": element " << at;
             ++checked;
           }
         }

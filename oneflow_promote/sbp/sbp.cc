@@ -25,7 +25,9 @@ bool Keeps(Exactness exactness, bool strict) {
   return exactness == Exactness::kExact || (!strict && exactness == Exactness::kUpToRounding);
 }
 
-bool IsAdditive(functional::Op op) { return op == functional::Op::kAdd || op == functional::Op::kSub; }
+bool IsAdditive(functional::Op op) {
+  return op == functional::Op::kAdd || op == functional::Op::kSub;
+}
 
 // One placement dimension of a binary op, or nothing where it needs boxing.
 struct DimSignature {
@@ -43,7 +45,7 @@ std::optional<DimSignature> KeepDim(functional::Op op, DType compute, const Sbp&
   const Facts f = FactsOf(compute);
   // Wrapping integer arithmetic is a ring modulo 2^n: sums and products
   // distribute exactly; floating ones round each partial.
-  const Exactness ring = f.is_integer ? Exactness::kExact
+  const Exactness ring = f.is_integer    ? Exactness::kExact
                          : f.is_floating ? Exactness::kUpToRounding
                                          : Exactness::kNeedsBoxing;
   if (a.kind == SbpKind::kPartialSum && b.kind == SbpKind::kPartialSum && IsAdditive(op)) {
@@ -64,26 +66,36 @@ std::optional<DimSignature> KeepDim(functional::Op op, DType compute, const Sbp&
 
 std::string Sbp::ToString() const {
   switch (kind) {
-    case SbpKind::kSplit: return absl::StrCat("S(", axis, ")");
-    case SbpKind::kBroadcast: return "B";
-    case SbpKind::kPartialSum: return "P(sum)";
-    case SbpKind::kPartialMax: return "P(max)";
-    case SbpKind::kPartialMin: return "P(min)";
+    case SbpKind::kSplit:
+      return absl::StrCat("S(", axis, ")");
+    case SbpKind::kBroadcast:
+      return "B";
+    case SbpKind::kPartialSum:
+      return "P(sum)";
+    case SbpKind::kPartialMax:
+      return "P(max)";
+    case SbpKind::kPartialMin:
+      return "P(min)";
   }
   return "invalid";
 }
 
 std::string ToString(const NdSbp& nd_sbp) {
-  return absl::StrCat("(", absl::StrJoin(nd_sbp, ", ", [](std::string* out, const Sbp& s) {
-                        out->append(s.ToString());
-                      }), ")");
+  return absl::StrCat(
+      "(",
+      absl::StrJoin(nd_sbp, ", ",
+                    [](std::string* out, const Sbp& s) { out->append(s.ToString()); }),
+      ")");
 }
 
 const char* ExactnessName(Exactness exactness) {
   switch (exactness) {
-    case Exactness::kExact: return "exact";
-    case Exactness::kUpToRounding: return "up to rounding";
-    case Exactness::kNeedsBoxing: return "needs boxing";
+    case Exactness::kExact:
+      return "exact";
+    case Exactness::kUpToRounding:
+      return "up to rounding";
+    case Exactness::kNeedsBoxing:
+      return "needs boxing";
   }
   return "invalid";
 }
@@ -106,9 +118,7 @@ std::string CastRulesMarkdown() {
       absl::StrAppend(&out, "| ", Name(from), " |");
       for (DType to : kAllDTypes) {
         const Exactness e = CastKeeps(from, to, kind);
-        const char* mark = e == Exactness::kExact          ? "="
-                           : e == Exactness::kUpToRounding ? "~"
-                                                           : ".";
+        const char* mark = e == Exactness::kExact ? "=" : e == Exactness::kUpToRounding ? "~" : ".";
         absl::StrAppend(&out, " ", mark, " |");
       }
       out += "\n";

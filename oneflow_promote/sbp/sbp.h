@@ -118,9 +118,8 @@ struct BinarySignature {
   NdSbp output;
   Exactness exactness = Exactness::kExact;
 };
-[[nodiscard]] absl::StatusOr<BinarySignature> InferBinarySignature(functional::Op op,
-                                                                   DType compute, const NdSbp& a,
-                                                                   const NdSbp& b,
+[[nodiscard]] absl::StatusOr<BinarySignature> InferBinarySignature(functional::Op op, DType compute,
+                                                                   const NdSbp& a, const NdSbp& b,
                                                                    bool strict = true);
 
 }  // namespace oneflow_promote::sbp

@@ -168,10 +168,10 @@ struct Tally {
 // are compiled once rather than once per pair of types.
 void Judge(DType from, DType to, SbpKind kind, const Tally& tally) {
   const Exactness claim = CastKeeps(from, to, kind);
-  const std::string what = absl::StrCat(Name(from), " -> ", Name(to), " keeps ", Sbp{kind}.ToString(),
-                                        ": ", ExactnessName(claim), "; first mismatch ",
-                                        tally.first_exact_failure, "; beyond rounding ",
-                                        tally.first_rounding_failure);
+  const std::string what =
+      absl::StrCat(Name(from), " -> ", Name(to), " keeps ", Sbp{kind}.ToString(), ": ",
+                   ExactnessName(claim), "; first mismatch ", tally.first_exact_failure,
+                   "; beyond rounding ", tally.first_rounding_failure);
   switch (claim) {
     case Exactness::kExact:
       EXPECT_EQ(tally.exact_failures, 0) << what;
@@ -185,7 +185,8 @@ void Judge(DType from, DType to, SbpKind kind, const Tally& tally) {
       // a partial lost to underflow stays within it: sums from it into
       // narrower floats are refused without a counterexample by this
       // measure.
-      if (kind == SbpKind::kPartialSum && from == DType::kFloat8E8M0FNU && tally.exact_failures > 0) {
+      if (kind == SbpKind::kPartialSum && from == DType::kFloat8E8M0FNU &&
+          tally.exact_failures > 0) {
         break;
       }
       EXPECT_GT(kind == SbpKind::kPartialSum ? tally.rounding_failures : tally.exact_failures, 0)
@@ -214,9 +215,9 @@ void CheckCast(const std::vector<From>& as, const std::vector<From>& bs) {
         if (SameValue(Convert<To>(global), local)) continue;
         // Rounding differences exist between floating dtypes only.
         constexpr bool kFloating = !std::is_integral_v<From> && !std::is_integral_v<To>;
-        const bool rounding = kFloating && kind == SbpKind::kPartialSum &&
-                              (WithinOneUlp(Convert<From>(local), global) ||
-                               WithinOneUlpOf(AsDouble(local), global));
+        const bool rounding =
+            kFloating && kind == SbpKind::kPartialSum &&
+            (WithinOneUlp(Convert<From>(local), global) || WithinOneUlpOf(AsDouble(local), global));
         tally.Count(AsDouble(a), AsDouble(b), rounding);
       }
     }
@@ -289,15 +290,15 @@ constexpr auto kCompileTimeRules = [] {
   return table;
 }();
 static_assert(kCompileTimeRules[Index(DType::kInt32)][Index(DType::kInt8)][2] == Exactness::kExact);
-static_assert(kCompileTimeRules[Index(DType::kInt8)][Index(DType::kInt32)][2] == Exactness::kNeedsBoxing);
+static_assert(kCompileTimeRules[Index(DType::kInt8)][Index(DType::kInt32)][2] ==
+              Exactness::kNeedsBoxing);
 
 TEST(CastKeeps, CompileTimeRulesEqualRunTimeCalls) {
   for (DType from : kAllDTypes) {
     for (DType to : kAllDTypes) {
       for (int k = 0; k < 5; ++k) {
         volatile int kind = k;  // a value the compiler cannot fold
-        EXPECT_EQ(kCompileTimeRules[Index(from)][Index(to)][k],
-                  CastKeeps(from, to, kKinds[kind]))
+        EXPECT_EQ(kCompileTimeRules[Index(from)][Index(to)][k], CastKeeps(from, to, kKinds[kind]))
             << Name(from) << " -> " << Name(to) << " " << Sbp{kKinds[k]}.ToString();
       }
     }
@@ -313,7 +314,8 @@ TEST(CastKeeps, SplitAndBroadcastAlways) {
   }
   // Complex parts add independently: a part of one type keeps partial sums.
   EXPECT_EQ(CastKeeps(DType::kComplex64, DType::kFloat32, SbpKind::kPartialSum), Exactness::kExact);
-  EXPECT_EQ(CastKeeps(DType::kFloat64, DType::kComplex128, SbpKind::kPartialSum), Exactness::kExact);
+  EXPECT_EQ(CastKeeps(DType::kFloat64, DType::kComplex128, SbpKind::kPartialSum),
+            Exactness::kExact);
   EXPECT_EQ(CastKeeps(DType::kComplex64, DType::kFloat32, SbpKind::kPartialMax),
             Exactness::kNeedsBoxing);
 }
@@ -357,8 +359,10 @@ TEST(BinarySignature, PartialsSurviveOnlyWhereTheOpDistributes) {
   EXPECT_EQ(signature(Op::kAdd, DType::kFloat32, {P}, {P}, false), "(P(sum)) (P(sum)) -> (P(sum))");
   EXPECT_EQ(signature(Op::kMaximum, DType::kInt16, {Sbp::PartialMax()}, {Sbp::PartialMax()}),
             "(P(max)) (P(max)) -> (P(max))");
-  EXPECT_EQ(signature(Op::kAdd, DType::kInt8, {S0, P}, {S1, B}), "(S(0), B) (S(0), B) -> (S(0), B)");
-  EXPECT_EQ(signature(Op::kSub, DType::kInt8, {S0, P}, {B, P}), "(S(0), P(sum)) (S(0), P(sum)) -> (S(0), P(sum))");
+  EXPECT_EQ(signature(Op::kAdd, DType::kInt8, {S0, P}, {S1, B}),
+            "(S(0), B) (S(0), B) -> (S(0), B)");
+  EXPECT_EQ(signature(Op::kSub, DType::kInt8, {S0, P}, {B, P}),
+            "(S(0), P(sum)) (S(0), P(sum)) -> (S(0), P(sum))");
   EXPECT_FALSE(InferBinarySignature(Op::kAdd, DType::kInt8, {P}, {P, P}).ok());
 }
 

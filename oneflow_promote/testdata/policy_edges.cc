@@ -11,13 +11,11 @@ using D = op::DType;
 constexpr op::Edge kEdges[] = {{D::kInt8, D::kInt16}, {D::kInt16, D::kInt8}};
 #elif defined(NO_LEAST_UPPER_BOUND)
 // int16 and int32 are both minimal upper bounds of int8 and uint8.
-constexpr op::Edge kEdges[] = {{D::kInt8, D::kInt16},
-                               {D::kUInt8, D::kInt16},
-                               {D::kInt8, D::kInt32},
-                               {D::kUInt8, D::kInt32}};
+constexpr op::Edge kEdges[] = {
+    {D::kInt8, D::kInt16}, {D::kUInt8, D::kInt16}, {D::kInt8, D::kInt32}, {D::kUInt8, D::kInt32}};
 #elif defined(VALID)
-constexpr op::Edge kEdges[] = {{D::kInt8, D::kInt16}, {D::kUInt8, D::kInt16},
-                               {D::kInt16, D::kInt32}};
+constexpr op::Edge kEdges[] = {
+    {D::kInt8, D::kInt16}, {D::kUInt8, D::kInt16}, {D::kInt16, D::kInt32}};
 #endif
 
 using Policy = op::Lattice<kEdges>;

@@ -80,8 +80,9 @@ std::string CppBytes(const void* data, size_t size) {
 
 std::string CppDouble(double v) {
   if (std::isnan(v)) return "std::numeric_limits<double>::quiet_NaN()";
-  if (std::isinf(v)) return v > 0 ? "std::numeric_limits<double>::infinity()"
-                                   : "-std::numeric_limits<double>::infinity()";
+  if (std::isinf(v))
+    return v > 0 ? "std::numeric_limits<double>::infinity()"
+                 : "-std::numeric_limits<double>::infinity()";
   char text[64];
   std::snprintf(text, sizeof(text), "%a", v);
   return text;
@@ -89,12 +90,17 @@ std::string CppDouble(double v) {
 
 std::string CppScalar(const Operand& s) {
   switch (s.kind()) {
-    case Operand::Kind::kPyBool: return absl::StrCat("Operand::PyBool(", s.int_value() != 0 ? "true" : "false", ")");
-    case Operand::Kind::kPyInt: return absl::StrCat("Operand::PyInt(int64_t{", static_cast<int64_t>(s.int_value()), "})");
-    case Operand::Kind::kPyFloat: return absl::StrCat("Operand::PyFloat(", CppDouble(s.real_value()), ")");
+    case Operand::Kind::kPyBool:
+      return absl::StrCat("Operand::PyBool(", s.int_value() != 0 ? "true" : "false", ")");
+    case Operand::Kind::kPyInt:
+      return absl::StrCat("Operand::PyInt(int64_t{", static_cast<int64_t>(s.int_value()), "})");
+    case Operand::Kind::kPyFloat:
+      return absl::StrCat("Operand::PyFloat(", CppDouble(s.real_value()), ")");
     case Operand::Kind::kPyComplex:
-      return absl::StrCat("Operand::PyComplex({", CppDouble(s.real_value()), ", ", CppDouble(s.imag_value()), "})");
-    case Operand::Kind::kTensor: break;
+      return absl::StrCat("Operand::PyComplex({", CppDouble(s.real_value()), ", ",
+                          CppDouble(s.imag_value()), "})");
+    case Operand::Kind::kTensor:
+      break;
   }
   return "";
 }
@@ -104,7 +110,7 @@ std::string CppScalar(const Operand& s) {
 std::string EnumName(DType dtype) {
   switch (dtype) {
 #define ONEFLOW_PROMOTE_ENUM_NAME(e, name, type, category) \
-  case DType::e:                                          \
+  case DType::e:                                           \
     return "DType::" #e;
     ONEFLOW_PROMOTE_FOR_EACH_DTYPE(ONEFLOW_PROMOTE_ENUM_NAME)
 #undef ONEFLOW_PROMOTE_ENUM_NAME
@@ -116,14 +122,19 @@ std::string OpEnumName(Op op) {
   std::string e = "functional::Op::k";
   bool upper = true;
   for (char c : OpName(op)) {
-    if (c == '_') { upper = true; continue; }
+    if (c == '_') {
+      upper = true;
+      continue;
+    }
     e += upper ? static_cast<char>(std::toupper(c)) : c;
     upper = false;
   }
   return e;
 }
 
-std::string ShapeList(const Shape& shape) { return absl::StrCat("{", absl::StrJoin(shape, ", "), "}"); }
+std::string ShapeList(const Shape& shape) {
+  return absl::StrCat("{", absl::StrJoin(shape, ", "), "}");
+}
 
 std::string Getenv(const char* name) {
   const char* value = std::getenv(name);
@@ -139,19 +150,21 @@ Generator<int64_t> Random(int64_t lo, int64_t hi) {
 Generator<double> Random(double lo, double hi) {
   return {[lo, hi](Rng& rng) { return std::uniform_real_distribution<double>(lo, hi)(rng); }, 0};
 }
-Generator<bool> RandomBool() { return {[](Rng& rng) { return rng() % 2 == 1; }, 2}; }
+Generator<bool> RandomBool() {
+  return {[](Rng& rng) { return rng() % 2 == 1; }, 2};
+}
 
 Generator<DType> RandomDType(uint32_t groups) {
   std::vector<DType> dtypes;
   for (DType d : testing::TorchDTypes()) {
-    const uint32_t group = d == DType::kBool                           ? kBoolGroup
-                           : CategoryOf(d) == Category::kUnsigned      ? kUnsigned
-                           : IsIntegral(d)                             ? kSigned
-                           : d == DType::kFloat16                      ? kHalf
-                           : d == DType::kBFloat16                     ? kBFloat16
-                           : IsFloat8(d)                               ? kFloat8
-                           : IsFloating(d)                             ? kFloat
-                                                                       : kComplex;
+    const uint32_t group = d == DType::kBool                      ? kBoolGroup
+                           : CategoryOf(d) == Category::kUnsigned ? kUnsigned
+                           : IsIntegral(d)                        ? kSigned
+                           : d == DType::kFloat16                 ? kHalf
+                           : d == DType::kBFloat16                ? kBFloat16
+                           : IsFloat8(d)                          ? kFloat8
+                           : IsFloating(d)                        ? kFloat
+                                                                  : kComplex;
     if (groups & group) dtypes.push_back(d);
   }
   return OneOf(dtypes);
@@ -178,21 +191,27 @@ Shape BroadcastPartner(const Shape& shape, Rng& rng) {
 }
 
 Generator<Operand> RandomScalar(ScalarKind kind) {
-  const Generator<Operand> bools = OneOf(std::vector<Operand>{Operand::PyBool(true), Operand::PyBool(false)});
+  const Generator<Operand> bools =
+      OneOf(std::vector<Operand>{Operand::PyBool(true), Operand::PyBool(false)});
   const Generator<Operand> ints = OneOf(std::vector<Operand>{
-      Operand::PyInt(0), Operand::PyInt(1), Operand::PyInt(2), Operand::PyInt(-3), Operand::PyInt(255),
-      Operand::PyInt(int64_t{1} << 40)});
+      Operand::PyInt(0), Operand::PyInt(1), Operand::PyInt(2), Operand::PyInt(-3),
+      Operand::PyInt(255), Operand::PyInt(int64_t{1} << 40)});
   const Generator<Operand> floats = OneOf(std::vector<Operand>{
       Operand::PyFloat(0.5), Operand::PyFloat(-1.5), Operand::PyFloat(0.0), Operand::PyFloat(1e300),
       Operand::PyFloat(std::numeric_limits<double>::infinity())});
   const Generator<Operand> complexes = OneOf(std::vector<Operand>{
       Operand::PyComplex({0, 2}), Operand::PyComplex({1.5, -0.5}), Operand::PyComplex({0, 0})});
   switch (kind) {
-    case ScalarKind::kBool: return bools;
-    case ScalarKind::kInt: return ints;
-    case ScalarKind::kFloat: return floats;
-    case ScalarKind::kComplex: return complexes;
-    case ScalarKind::kAny: break;
+    case ScalarKind::kBool:
+      return bools;
+    case ScalarKind::kInt:
+      return ints;
+    case ScalarKind::kFloat:
+      return floats;
+    case ScalarKind::kComplex:
+      return complexes;
+    case ScalarKind::kAny:
+      break;
   }
   return bools | ints | floats | complexes;
 }
@@ -205,7 +224,8 @@ std::string OperandSpec::Describe() const {
   return absl::StrCat(Name(dtype), "[", absl::StrJoin(shape, ", "), "]");
 }
 
-Generator<OperandSpec> TensorOperand(const Generator<DType>& dtypes, const Generator<Shape>& shapes) {
+Generator<OperandSpec> TensorOperand(const Generator<DType>& dtypes,
+                                     const Generator<Shape>& shapes) {
   return {[dtypes, shapes](Rng& rng) {
             OperandSpec spec;
             spec.dtype = dtypes(rng);
@@ -256,9 +276,9 @@ Tensor MakeTensor(const OperandSpec& spec) {
 at::Tensor MakeTorchTensor(const OperandSpec& spec) {
   if (spec.is_scalar) return testing::ToTorchOperand(spec.scalar);
   const Tensor base = FilledTensor(spec.dtype, StorageShape(spec), spec.value_seed);
-  const std::vector<uint8_t> bytes(static_cast<const uint8_t*>(base.data()),
-                                   static_cast<const uint8_t*>(base.data()) +
-                                       base.numel() * ItemSize(spec.dtype));
+  const std::vector<uint8_t> bytes(
+      static_cast<const uint8_t*>(base.data()),
+      static_cast<const uint8_t*>(base.data()) + base.numel() * ItemSize(spec.dtype));
   return TorchFromBytes(spec.dtype, StorageShape(spec), bytes, spec.transposed);
 }
 
@@ -359,18 +379,19 @@ std::string PythonReproducer(Op op, const std::vector<OperandSpec>& operands, DT
     const Tensor base = FilledTensor(spec.dtype, StorageShape(spec), spec.value_seed);
     out << name << " = torch.frombuffer(bytearray.fromhex('"
         << Hex(base.data(), base.numel() * ItemSize(spec.dtype)) << "'), dtype=torch."
-        << Name(spec.dtype) << ").reshape([" << absl::StrJoin(StorageShape(spec), ", ")
-        << "])" << (spec.transposed ? ".mT" : "") << "  # " << spec.Describe() << "\n";
+        << Name(spec.dtype) << ").reshape([" << absl::StrJoin(StorageShape(spec), ", ") << "])"
+        << (spec.transposed ? ".mT" : "") << "  # " << spec.Describe() << "\n";
   }
   const std::string args = absl::StrJoin(names, ", ");
   // Python's operators take a Python scalar on either side (a wrapped
   // number, as in libtorch's C++ API); torch.<op>(scalar, tensor) does not.
   static const std::map<Op, std::string> kOperators = {
-      {Op::kAdd, "+"},         {Op::kSub, "-"},         {Op::kMul, "*"},  {Op::kDiv, "/"},
-      {Op::kFloorDivide, "//"}, {Op::kDivFloor, "//"},  {Op::kRemainder, "%"},
-      {Op::kPow, "**"},        {Op::kEq, "=="},         {Op::kNe, "!="},  {Op::kLt, "<"},
-      {Op::kLe, "<="},         {Op::kGt, ">"},          {Op::kGe, ">="},  {Op::kBitwiseAnd, "&"},
-      {Op::kBitwiseOr, "|"},   {Op::kBitwiseXor, "^"}};
+      {Op::kAdd, "+"},       {Op::kSub, "-"},          {Op::kMul, "*"},
+      {Op::kDiv, "/"},       {Op::kFloorDivide, "//"}, {Op::kDivFloor, "//"},
+      {Op::kRemainder, "%"}, {Op::kPow, "**"},         {Op::kEq, "=="},
+      {Op::kNe, "!="},       {Op::kLt, "<"},           {Op::kLe, "<="},
+      {Op::kGt, ">"},        {Op::kGe, ">="},          {Op::kBitwiseAnd, "&"},
+      {Op::kBitwiseOr, "|"}, {Op::kBitwiseXor, "^"}};
   std::string call;
   const auto op_symbol = kOperators.find(op);
   const bool all_scalars = std::all_of(operands.begin(), operands.end(),
@@ -379,10 +400,18 @@ std::string PythonReproducer(Op op, const std::vector<OperandSpec>& operands, DT
     call = absl::StrCat(names[0], " ", op_symbol->second, " ", names[1]);
   } else {
     switch (op) {
-      case Op::kDivFloor: call = absl::StrCat("torch.div(", args, ", rounding_mode='floor')"); break;
-      case Op::kDivTrunc: call = absl::StrCat("torch.div(", args, ", rounding_mode='trunc')"); break;
-      case Op::kCumsum: call = absl::StrCat("torch.cumsum(", args, ", 0)"); break;
-      default: call = absl::StrCat("torch.", OpName(op), "(", args, ")"); break;
+      case Op::kDivFloor:
+        call = absl::StrCat("torch.div(", args, ", rounding_mode='floor')");
+        break;
+      case Op::kDivTrunc:
+        call = absl::StrCat("torch.div(", args, ", rounding_mode='trunc')");
+        break;
+      case Op::kCumsum:
+        call = absl::StrCat("torch.cumsum(", args, ", 0)");
+        break;
+      default:
+        call = absl::StrCat("torch.", OpName(op), "(", args, ")");
+        break;
     }
     if (!operands.empty() && operands[0].is_scalar) {
       out << "# PyTorch's Python API takes no Python scalar in this position; libtorch's C++ "
@@ -445,9 +474,9 @@ AutoTestResult RunAutoTest(const AutoTestConfig& config, const OperandsGenerator
       diagnosis = absl::StrCat("libtorch raised (", torch_error, ") but oneflow_promote returned ",
                                ours->Describe());
     } else if (!ours.ok()) {
-      diagnosis = absl::StrCat("oneflow_promote failed (", ours.status().ToString(),
-                               ") but libtorch returned ",
-                               testing::TorchDTypeName(theirs.scalar_type()));
+      diagnosis =
+          absl::StrCat("oneflow_promote failed (", ours.status().ToString(),
+                       ") but libtorch returned ", testing::TorchDTypeName(theirs.scalar_type()));
     } else {
       ++result.compared;
       const std::string mismatch = Mismatch(*ours, theirs);
@@ -467,10 +496,11 @@ AutoTestResult RunAutoTest(const AutoTestConfig& config, const OperandsGenerator
     std::ofstream(stem + ".cc") << cpp;
     std::ofstream(stem + ".py") << py;
     result.first_failure = absl::StrCat(
-        "AutoTest failure: ", diagnosis, "\nRerun this case first: ONEFLOW_PROMOTE_AUTOTEST_SEED=",
-        seed, " with --gtest_filter=*", name, "* (it is then case 0).\nReproducers saved as ", stem, ".cc and ", stem,
-        ".py\n\n---- C++ (this library and libtorch) ----\n", cpp,
-        "\n---- Python (PyTorch) ----\n", py);
+        "AutoTest failure: ", diagnosis,
+        "\nRerun this case first: ONEFLOW_PROMOTE_AUTOTEST_SEED=", seed, " with --gtest_filter=*",
+        name, "* (it is then case 0).\nReproducers saved as ", stem, ".cc and ", stem,
+        ".py\n\n---- C++ (this library and libtorch) ----\n", cpp, "\n---- Python (PyTorch) ----\n",
+        py);
     std::cerr << result.first_failure << std::flush;
     break;
   }

@@ -64,16 +64,24 @@ class Generator {
 template <typename T>
 Generator<T> operator|(const Generator<T>& a, const Generator<T>& b) {
   const double p = a.size() / (a.size() + b.size());
-  return {[a, b, p](Rng& rng) { return std::uniform_real_distribution<double>(0, 1)(rng) < p ? a(rng) : b(rng); },
+  return {[a, b, p](Rng& rng) {
+            return std::uniform_real_distribution<double>(0, 1)(rng) < p ? a(rng) : b(rng);
+          },
           a.size() + b.size()};
 }
 // Arithmetic on numeric generators: random(0, 4) * 2 + 1 draws odd numbers.
 template <typename T>
-Generator<T> operator+(const Generator<T>& g, T v) { return g.Map([v](T x) { return x + v; }); }
+Generator<T> operator+(const Generator<T>& g, T v) {
+  return g.Map([v](T x) { return x + v; });
+}
 template <typename T>
-Generator<T> operator-(const Generator<T>& g, T v) { return g.Map([v](T x) { return x - v; }); }
+Generator<T> operator-(const Generator<T>& g, T v) {
+  return g.Map([v](T x) { return x - v; });
+}
 template <typename T>
-Generator<T> operator*(const Generator<T>& g, T v) { return g.Map([v](T x) { return x * v; }); }
+Generator<T> operator*(const Generator<T>& g, T v) {
+  return g.Map([v](T x) { return x * v; });
+}
 
 // Uniform integers in [lo, hi] and reals in [lo, hi).
 Generator<int64_t> Random(int64_t lo, int64_t hi);
@@ -176,15 +184,15 @@ std::string Mismatch(const Tensor& ours, const at::Tensor& theirs,
 
 struct AutoTestConfig {
   functional::Op op = functional::Op::kAdd;
-  int cases = 100;          // cases that must be compared (both sides ran)
-  int loop_limit = 0;       // most draws in all (0: 20x cases); both-rejected draws are skipped
+  int cases = 100;     // cases that must be compared (both sides ran)
+  int loop_limit = 0;  // most draws in all (0: 20x cases); both-rejected draws are skipped
   uint64_t seed = 1;
-  std::string name;         // for reproducer file names (default: the op's name)
+  std::string name;  // for reproducer file names (default: the op's name)
 };
 
 struct AutoTestResult {
-  int compared = 0;   // cases run on both sides and compared
-  int skipped = 0;    // cases both sides rejected
+  int compared = 0;            // cases run on both sides and compared
+  int skipped = 0;             // cases both sides rejected
   int torch_lacks_kernel = 0;  // cases libtorch has no CPU kernel for and the library computes
   int failed = 0;
   std::string first_failure;  // the diagnosis and reproducers of the first failure

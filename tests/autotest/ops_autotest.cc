@@ -32,8 +32,8 @@ OperandsGenerator OperandsFor(Op op) {
       return Operands({AnyTensor()});
     case 3: {
       const Generator<OperandSpec> conditions =
-          TensorOperand(RandomDType(kBoolGroup) | RandomDType(kBoolGroup) | RandomDType(kBoolGroup) |
-                            RandomDType(kUnsigned | kSigned),
+          TensorOperand(RandomDType(kBoolGroup) | RandomDType(kBoolGroup) |
+                            RandomDType(kBoolGroup) | RandomDType(kUnsigned | kSigned),
                         RandomShape(1, 3, 4));
       return Operands({conditions, TensorOrScalar(), TensorOrScalar()});
     }

@@ -60,9 +60,9 @@ constexpr size_t kAlign = 64;
 class Buffer {
  public:
   explicit Buffer(size_t bytes) : size_(std::max<size_t>(bytes, 1)) {
-    data_ = static_cast<unsigned char*>(::operator new(size_, std::align_val_t{kAlign}));
+    data_ = static_cast<unsigned char*>(::operator new (size_, std::align_val_t{kAlign}));
   }
-  ~Buffer() { ::operator delete(data_, std::align_val_t{kAlign}); }
+  ~Buffer() { ::operator delete (data_, std::align_val_t{kAlign}); }
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
   unsigned char* data() const { return data_; }
@@ -86,7 +86,9 @@ size_t AlignOf(int code) {
   return VisitDType(static_cast<DType>(code),
                     [](auto tag) { return alignof(typename decltype(tag)::type); });
 }
-bool Aligned(const void* p, int code) { return reinterpret_cast<uintptr_t>(p) % AlignOf(code) == 0; }
+bool Aligned(const void* p, int code) {
+  return reinterpret_cast<uintptr_t>(p) % AlignOf(code) == 0;
+}
 
 // Usable CUDA devices; with none, any ordinal must fail.
 int CudaDevices() {
@@ -265,7 +267,8 @@ void RunRangesInTurn(void* state, int64_t n, int64_t grain, oneflow_promote_para
   ++*static_cast<int*>(state);
   FUZZ_CHECK(n > 0 && grain > 0, "the pool was handed n %lld, grain %lld",
              static_cast<long long>(n), static_cast<long long>(grain));
-  for (int64_t begin = 0; begin < n; begin += grain) body(body_state, begin, std::min(n, begin + grain));
+  for (int64_t begin = 0; begin < n; begin += grain)
+    body(body_state, begin, std::min(n, begin + grain));
 }
 
 // How a call is made, from the api byte: through the _on_host function
@@ -316,7 +319,8 @@ void FuzzCast(ByteReader& r, uint8_t api) {
   std::optional<Buffer> src_buffer, dst_buffer;
   const unsigned char* src = nullptr;
   unsigned char* dst = nullptr;
-  const int mode = layout & 3;  // 0 separate, 1 one shared buffer, 2 null source, 3 null destination
+  const int mode =
+      layout & 3;  // 0 separate, 1 one shared buffer, 2 null source, 3 null destination
   if (mode == 1) {
     const size_t src_offset = src_offset_byte, dst_offset = dst_offset_byte;
     src_buffer.emplace(std::max(src_offset + src_bytes, dst_offset + dst_bytes));
@@ -359,18 +363,19 @@ void FuzzCast(ByteReader& r, uint8_t api) {
     expect_error = overlap || ordinal >= 0 || host.threads < 0;
   }
 
-  const int rc =
-      host.on_host ? oneflow_promote_cast_on_host(src, from, dst, to, n, host.threads, host.run,
-                                                  &host.pool_calls, error.pointer, error.size)
-                   : oneflow_promote_cast(src, from, dst, to, n, ordinal, nullptr, error.pointer,
-                                          error.size);
+  const int rc = host.on_host
+                     ? oneflow_promote_cast_on_host(src, from, dst, to, n, host.threads, host.run,
+                                                    &host.pool_calls, error.pointer, error.size)
+                     : oneflow_promote_cast(src, from, dst, to, n, ordinal, nullptr, error.pointer,
+                                            error.size);
   error.Check(rc, "oneflow_promote_cast");
   if (expect_error.has_value()) {
-    FUZZ_CHECK((rc != 0) == *expect_error,
-               "oneflow_promote_cast%s(from %d, to %d, n %lld, src %p, dst %p, cuda %d, threads %d) "
-               "returned %d",
-               host.on_host ? "_on_host" : "", from, to, static_cast<long long>(n),
-               static_cast<const void*>(src), static_cast<void*>(dst), ordinal, host.threads, rc);
+    FUZZ_CHECK(
+        (rc != 0) == *expect_error,
+        "oneflow_promote_cast%s(from %d, to %d, n %lld, src %p, dst %p, cuda %d, threads %d) "
+        "returned %d",
+        host.on_host ? "_on_host" : "", from, to, static_cast<long long>(n),
+        static_cast<const void*>(src), static_cast<void*>(dst), ordinal, host.threads, rc);
   }
   host.Check(rc, /*is_cast=*/true);
   if (rc != 0 || n == 0 || alias || ordinal >= 0) return;
@@ -392,12 +397,21 @@ void FuzzCast(ByteReader& r, uint8_t api) {
 
 // Op names the binary-op ABI may be handed: every op (unary and where
 // too), the aliases docs/ops.md lists, and near misses.
-constexpr absl::string_view kAliases[] = {
-    "true_divide", "divide",         "multiply",  "subtract",
-    "greater",     "greater_equal",  "less",      "less_equal",
-    "not_equal",   "absolute",       "negative",  "arctan2",
-    "div(rounding_mode=floor)",      "div(rounding_mode=trunc)"};
-constexpr absl::string_view kNearMisses[] = {"",    "ADD",  "add ", "div(rounding_mode=round)",
+constexpr absl::string_view kAliases[] = {"true_divide",
+                                          "divide",
+                                          "multiply",
+                                          "subtract",
+                                          "greater",
+                                          "greater_equal",
+                                          "less",
+                                          "less_equal",
+                                          "not_equal",
+                                          "absolute",
+                                          "negative",
+                                          "arctan2",
+                                          "div(rounding_mode=floor)",
+                                          "div(rounding_mode=trunc)"};
+constexpr absl::string_view kNearMisses[] = {"",     "ADD",  "add ", "div(rounding_mode=round)",
                                              "div(", "adds", "ad"};
 
 // The op a name stands for, or nullopt.
@@ -484,7 +498,8 @@ void FuzzBinaryOp(ByteReader& r, uint8_t api) {
       if (mode == 2 + i) continue;
       const size_t offset = offset_bytes[i] % kAlign;
       buffers[i].emplace(offset + bytes[i]);
-      Fill(buffers[i]->data(), buffers[i]->size(), pattern.substr(std::min(pattern.size(), static_cast<size_t>(i) * 7)));
+      Fill(buffers[i]->data(), buffers[i]->size(),
+           pattern.substr(std::min(pattern.size(), static_cast<size_t>(i) * 7)));
       pointers[i] = buffers[i]->data() + offset;
     }
   }
@@ -504,7 +519,8 @@ void FuzzBinaryOp(ByteReader& r, uint8_t api) {
   // same first byte and element size), would read elements already written.
   bool partial_overlap = false;
   for (int i = 0; i < 2 && mode == 1 && honest > 0; ++i) {
-    const bool shared = pointers[2] < pointers[i] + bytes[i] && pointers[i] < pointers[2] + bytes[2];
+    const bool shared =
+        pointers[2] < pointers[i] + bytes[i] && pointers[i] < pointers[2] + bytes[2];
     const bool exact = pointers[2] == pointers[i] && bytes[2] == bytes[i];
     partial_overlap |= shared && !exact;
   }
@@ -535,9 +551,9 @@ void FuzzBinaryOp(ByteReader& r, uint8_t api) {
 
   const int rc =
       host.on_host
-          ? oneflow_promote_binary_op_on_host(name, pointers[0], a_code, pointers[1], b_code,
-                                              pointers[2], out_code, n, host.threads, host.run,
-                                              &host.pool_calls, cast_path, error.pointer, error.size)
+          ? oneflow_promote_binary_op_on_host(
+                name, pointers[0], a_code, pointers[1], b_code, pointers[2], out_code, n,
+                host.threads, host.run, &host.pool_calls, cast_path, error.pointer, error.size)
           : oneflow_promote_binary_op(name, pointers[0], a_code, pointers[1], b_code, pointers[2],
                                       out_code, n, ordinal, cast_path, error.pointer, error.size);
   error.Check(rc, "oneflow_promote_binary_op");

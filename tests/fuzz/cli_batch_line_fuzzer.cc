@@ -43,8 +43,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                "failed answer without 'error: ' for '%s': '%s'", std::string(line).c_str(),
                direct.text.c_str());
     FUZZ_CHECK(!direct.ok || !absl::StartsWith(direct.text, "error: "),
-               "answer worded as an error but marked ok for '%s': '%s'",
-               std::string(line).c_str(), direct.text.c_str());
+               "answer worded as an error but marked ok for '%s': '%s'", std::string(line).c_str(),
+               direct.text.c_str());
   }
   return 0;
 }

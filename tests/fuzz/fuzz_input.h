@@ -67,14 +67,14 @@ class ByteReader {
 
 // Aborts with a message when `cond` fails: a broken invariant is a finding,
 // like a crash.
-#define FUZZ_CHECK(cond, ...)                                                   \
-  do {                                                                          \
-    if (!(cond)) {                                                              \
+#define FUZZ_CHECK(cond, ...)                                                       \
+  do {                                                                              \
+    if (!(cond)) {                                                                  \
       std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      std::fprintf(stderr, __VA_ARGS__);                                        \
-      std::fprintf(stderr, "\n");                                               \
-      std::abort();                                                             \
-    }                                                                           \
+      std::fprintf(stderr, __VA_ARGS__);                                            \
+      std::fprintf(stderr, "\n");                                                   \
+      std::abort();                                                                 \
+    }                                                                               \
   } while (false)
 
 #endif  // ONEFLOW_PROMOTE_TESTS_FUZZ_FUZZ_INPUT_H_

@@ -14,9 +14,9 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "fmt/format.h"
-#include "oneflow_promote/dtype_format.h"
 #include "oneflow_promote/cli/operand_parser.h"
 #include "oneflow_promote/dtype.h"
+#include "oneflow_promote/dtype_format.h"
 #include "oneflow_promote/functional/op_rules.h"
 #include "oneflow_promote/policy.h"
 #include "tests/fuzz/fuzz_input.h"
@@ -86,8 +86,7 @@ void CheckOpName(absl::string_view s) {
   }
   const absl::StatusOr<Op> parsed = functional::ParseOp(s);
   if (!parsed.ok()) {
-    FUZZ_CHECK(!expected.has_value(), "ParseOp rejected the documented name %s",
-               Quoted(s).c_str());
+    FUZZ_CHECK(!expected.has_value(), "ParseOp rejected the documented name %s", Quoted(s).c_str());
     return;
   }
   FUZZ_CHECK(expected.has_value(), "ParseOp accepted %s, which is neither an op nor an alias",
@@ -108,8 +107,7 @@ void CheckPolicyName(absl::string_view s) {
                       s == "jax_x32" || s == "jax_strict";
   FUZZ_CHECK(parsed.ok() == listed, "ParsePolicy(%s) ok=%d", Quoted(s).c_str(), parsed.ok());
   if (parsed.ok()) {
-    FUZZ_CHECK(PolicyName(*parsed) == s, "PolicyName(ParsePolicy(%s)) differs",
-               Quoted(s).c_str());
+    FUZZ_CHECK(PolicyName(*parsed) == s, "PolicyName(ParsePolicy(%s)) differs", Quoted(s).c_str());
   }
 }
 
@@ -125,9 +123,9 @@ void CheckTensorWord(absl::string_view s) {
   int64_t ndim = 1;
   if (bracket != absl::string_view::npos) {
     const absl::string_view dims = s.substr(bracket + 1, s.size() - bracket - 2);
-    ndim = dims.empty() ? 0 : static_cast<int64_t>(std::vector<absl::string_view>(
-                                                       absl::StrSplit(dims, ','))
-                                                       .size());
+    ndim = dims.empty() ? 0
+                        : static_cast<int64_t>(
+                              std::vector<absl::string_view>(absl::StrSplit(dims, ',')).size());
   }
   FUZZ_CHECK(operand->ndim() == ndim, "tensor word %s has ndim %lld", Quoted(s).c_str(),
              static_cast<long long>(operand->ndim()));

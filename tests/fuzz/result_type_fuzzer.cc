@@ -172,8 +172,8 @@ Outcome TorchFold(const Input& in) {
 bool InArrayApi(uint8_t raw) {
   if (!IsCoreDType(raw)) return false;
   const DType d = static_cast<DType>(raw);
-  return !Float8(d) && d != DType::kFloat16 && d != DType::kBFloat16 &&
-         d != DType::kComplex32 && d != DType::kBComplex32;
+  return !Float8(d) && d != DType::kFloat16 && d != DType::kBFloat16 && d != DType::kComplex32 &&
+         d != DType::kBComplex32;
 }
 
 // The inclusive range of an integer dtype.
@@ -280,8 +280,7 @@ std::string Describe(const Input& in) {
   std::vector<std::string> parts;
   for (const Operand& op : in.operands) parts.push_back(op.Describe());
   return absl::StrCat(PolicyName(in.policy), " default ",
-                      static_cast<int>(in.options.default_dtype), ": ",
-                      absl::StrJoin(parts, ", "));
+                      static_cast<int>(in.options.default_dtype), ": ", absl::StrJoin(parts, ", "));
 }
 
 std::string OutcomeName(const Outcome& o) { return o ? std::string(Name(*o)) : "error"; }
@@ -303,11 +302,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const absl::StatusOr<DType> backwards = ResultType(reversed, in.policy, in.options);
     want = backwards.ok() ? Outcome(*backwards) : std::nullopt;
   }
-  FUZZ_CHECK(got_outcome == want, "ResultType gave %s, the %s %s, for %s",
-             got.ok() ? OutcomeName(got_outcome).c_str() : std::string(got.status().message()).c_str(),
-             in.policy == Policy::kTorch || in.policy == Policy::kArrayApi ? "fold"
-                                                                            : "reversed operands",
-             OutcomeName(want).c_str(), Describe(in).c_str());
+  FUZZ_CHECK(
+      got_outcome == want, "ResultType gave %s, the %s %s, for %s",
+      got.ok() ? OutcomeName(got_outcome).c_str() : std::string(got.status().message()).c_str(),
+      in.policy == Policy::kTorch || in.policy == Policy::kArrayApi ? "fold" : "reversed operands",
+      OutcomeName(want).c_str(), Describe(in).c_str());
   if (!got.ok()) {
     FUZZ_CHECK(got.status().code() == absl::StatusCode::kInvalidArgument &&
                    !got.status().message().empty(),
@@ -317,9 +316,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The explanation runs the step-by-step path, and must end where ResultType does.
   const std::string explained = ExplainResultType(in.operands, in.policy, in.options);
   const std::string last = explained.substr(explained.rfind('\n') + 1);
-  const std::string expected_last =
-      got.ok() ? absl::StrCat("result: ", Name(*got))
-               : absl::StrCat("error: ", got.status().message());
+  const std::string expected_last = got.ok() ? absl::StrCat("result: ", Name(*got))
+                                             : absl::StrCat("error: ", got.status().message());
   FUZZ_CHECK(last == expected_last, "ExplainResultType ends in '%s', ResultType '%s', for %s",
              last.c_str(), expected_last.c_str(), Describe(in).c_str());
   return 0;

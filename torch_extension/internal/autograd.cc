@@ -88,11 +88,11 @@ class OpBackward final : public Node {
       : op_(call.op), base_(call.overload->base), formula_(formula), alpha_(call.alpha) {
     absl::InlinedVector<oneflow_promote::Operand, 3> rule_operands;
     for (const Operand& operand : call.operands) {
-      rule_operands.push_back(operand.tensor != nullptr
-                                  ? oneflow_promote::Operand::Tensor(
-                                        *FromTorchScalarType(operand.tensor->scalar_type()),
-                                        operand.tensor->dim())
-                                  : ScalarOperand(operand.scalar));
+      rule_operands.push_back(
+          operand.tensor != nullptr
+              ? oneflow_promote::Operand::Tensor(
+                    *FromTorchScalarType(operand.tensor->scalar_type()), operand.tensor->dim())
+              : ScalarOperand(operand.scalar));
     }
     for (size_t i = 0; i < call.operands.size(); ++i) {
       OperandInfo info;
@@ -227,8 +227,9 @@ class OpBackward final : public Node {
 torch::autograd::edge_list NextEdges(const OpCall& call) {
   torch::autograd::edge_list edges;
   for (const Operand& operand : call.operands) {
-    edges.push_back(operand.tensor != nullptr ? torch::autograd::impl::gradient_edge(*operand.tensor)
-                                              : torch::autograd::Edge());
+    edges.push_back(operand.tensor != nullptr
+                        ? torch::autograd::impl::gradient_edge(*operand.tensor)
+                        : torch::autograd::Edge());
   }
   return edges;
 }
@@ -267,10 +268,10 @@ void RunFunctional(const OpCall& call, const c10::OperatorHandle& op, c10::Dispa
   // Only the dtypes matter here: the kernel below checks values.
   const functional::OpDTypes dtypes = InferDTypes(call);
   if (!functional::ResultRequiresGrad(dtypes)) return Redispatch(call, op, keys, stack);
-  const Formula formula = functional::RuleOf(call.op).derivative ==
-                                  functional::Derivative::kNotImplemented
-                              ? Formula::kNotImplemented
-                              : Formula::kArithmetic;
+  const Formula formula =
+      functional::RuleOf(call.op).derivative == functional::Derivative::kNotImplemented
+          ? Formula::kNotImplemented
+          : Formula::kArithmetic;
   NodePtr node = MakeBackward(call, formula, dtypes);
   if (formula == Formula::kArithmetic && ReadsOperands(call.op)) {
     for (size_t i = 0; i < call.operands.size(); ++i) {
@@ -286,8 +287,8 @@ void RunFunctional(const OpCall& call, const c10::OperatorHandle& op, c10::Dispa
 void RunInPlace(const OpCall& call, const c10::OperatorHandle& op, c10::DispatchKeySet keys,
                 torch::jit::Stack* stack) {
   const at::Tensor self = call.destination;
-  const bool differentiable = at::isFloatingType(self.scalar_type()) ||
-                              at::isComplexType(self.scalar_type());
+  const bool differentiable =
+      at::isFloatingType(self.scalar_type()) || at::isComplexType(self.scalar_type());
   const bool logical = functional::RuleOf(call.op).kind == functional::PromotionKind::kAlwaysBool &&
                        !IsComparison(call.op);
   const bool requires_grad = differentiable && !logical && AnyOperandRequiresGrad(call);
@@ -315,8 +316,8 @@ void RunInPlace(const OpCall& call, const c10::OperatorHandle& op, c10::Dispatch
 
 }  // namespace
 
-void RunAutograd(const Overload& overload, const c10::OperatorHandle& op,
-                 c10::DispatchKeySet keys, torch::jit::Stack* stack) {
+void RunAutograd(const Overload& overload, const c10::OperatorHandle& op, c10::DispatchKeySet keys,
+                 torch::jit::Stack* stack) {
   // The common case first, without reading the call: a functional call
   // none of whose tensors requires grad.
   if (overload.variant == Variant::kFunctional) {
@@ -344,9 +345,8 @@ void RunAutograd(const Overload& overload, const c10::OperatorHandle& op,
   }
   // out=: torch refuses operands that require grad where the op has a
   // derivative, and leaves floor_divide's out= with a node that raises.
-  const bool requires_grad =
-      torch::autograd::GradMode::is_enabled() &&
-      (AnyOperandRequiresGrad(call) || call.destination.requires_grad());
+  const bool requires_grad = torch::autograd::GradMode::is_enabled() &&
+                             (AnyOperandRequiresGrad(call) || call.destination.requires_grad());
   if (!requires_grad) return Redispatch(call, op, keys, stack);
   const functional::OpDTypes dtypes = InferDTypes(call);
   if (!functional::ResultRequiresGrad(dtypes)) return Redispatch(call, op, keys, stack);

@@ -16,8 +16,8 @@ namespace oneflow_promote::torch_extension {
 // autograd (`op` redispatched on `keys`) and leaves its result there,
 // recording the graph where an operand requires grad. out= refuses
 // operands that require grad, as PyTorch's out= functions do.
-void RunAutograd(const Overload& overload, const c10::OperatorHandle& op,
-                 c10::DispatchKeySet keys, torch::jit::Stack* stack);
+void RunAutograd(const Overload& overload, const c10::OperatorHandle& op, c10::DispatchKeySet keys,
+                 torch::jit::Stack* stack);
 
 // The ADInplaceOrView kernel of out= and in-place overloads: runs the call
 // below, then counts the write to `destination` (its version counter).

@@ -52,9 +52,7 @@ at::ScalarType TorchType(DType dtype) {
   return *type;
 }
 
-DType DefaultDType() {
-  return DTypeOf(c10::typeMetaToScalarType(at::get_default_dtype()), 0);
-}
+DType DefaultDType() { return DTypeOf(c10::typeMetaToScalarType(at::get_default_dtype()), 0); }
 
 // How the promotion rules see an operand. A wrapped number on the meta
 // device has no value to read: it counts as the Python scalar 1 of its kind.
@@ -66,10 +64,10 @@ oneflow_promote::Operand RuleOperand(const Operand& operand, size_t position) {
     return oneflow_promote::Operand::Tensor(dtype, t.dim());
   }
   if (!t.is_meta()) return TensorTraits<at::Tensor>::ScalarOf(t);
-  return ScalarOperand(t.is_complex() ? c10::Scalar(c10::complex<double>(1, 0))
-                       : t.is_floating_point() ? c10::Scalar(1.0)
+  return ScalarOperand(t.is_complex()                 ? c10::Scalar(c10::complex<double>(1, 0))
+                       : t.is_floating_point()        ? c10::Scalar(1.0)
                        : t.scalar_type() == at::kBool ? c10::Scalar(true)
-                                                       : c10::Scalar(int64_t{1}));
+                                                      : c10::Scalar(int64_t{1}));
 }
 
 // The device a call runs on: its first CUDA tensor's, else the CPU (CPU
@@ -146,21 +144,20 @@ bool IsOne(const c10::Scalar& alpha) {
 // is strided.
 void WriteInto(const at::Tensor& result, const at::Tensor& destination,
                const ExecutionContext& context) {
-  const Device device =
-      WithContext(result.is_cuda() ? Device::Cuda(result.device().index()) : Device::Cpu(),
-                  context);
+  const Device device = WithContext(
+      result.is_cuda() ? Device::Cuda(result.device().index()) : Device::Cpu(), context);
   const DType from = DTypeOf(result.scalar_type(), 0);
   const DType to = DTypeOf(destination.scalar_type(), 0);
   if (destination.is_contiguous()) {
-    ThrowIfError(CastElements(result.data_ptr(), from, destination.data_ptr(), to,
-                              result.numel(), device));
+    ThrowIfError(
+        CastElements(result.data_ptr(), from, destination.data_ptr(), to, result.numel(), device));
     return;
   }
   at::Tensor converted = result;
   if (from != to) {
     converted = at::empty(result.sizes(), result.options().dtype(destination.scalar_type()));
-    ThrowIfError(CastElements(result.data_ptr(), from, converted.data_ptr(), to, result.numel(),
-                              device));
+    ThrowIfError(
+        CastElements(result.data_ptr(), from, converted.data_ptr(), to, result.numel(), device));
   }
   destination.copy_(converted);
 }
@@ -174,9 +171,9 @@ void RunWithAlpha(const OpCall& call, const OpDTypes& dtypes, absl::Span<const T
   const OpDTypes in_opmath = {opmath, opmath, opmath};
   const Tensor& other = views[1];
   const at::Tensor scaled = at::empty(
-      at::IntArrayRef(other.shape().data(), other.shape().size()), target.options().device(other.is_cuda()
-                                                 ? c10::Device(c10::kCUDA, other.device().ordinal)
-                                                 : c10::Device(c10::kCPU)));
+      at::IntArrayRef(other.shape().data(), other.shape().size()),
+      target.options().device(other.is_cuda() ? c10::Device(c10::kCUDA, other.device().ordinal)
+                                              : c10::Device(c10::kCPU)));
   Tensor scaled_view = ViewOf(scaled, 1);
   const Tensor product_inputs[] = {views[1], Tensor::WrappedNumber(ScalarOperand(*call.alpha))};
   ThrowIfError(functional::CallOutWithDTypes(functional::Op::kMul, product_inputs, in_opmath,
@@ -201,8 +198,7 @@ OpDTypes InferDTypes(const OpCall& call, DType default_dtype) {
   }
   PromotionOptions promotion;
   promotion.default_dtype = default_dtype;
-  const OpDTypes dtypes =
-      ValueOrThrow(functional::InferOpDTypes(call.op, operands, promotion));
+  const OpDTypes dtypes = ValueOrThrow(functional::InferOpDTypes(call.op, operands, promotion));
   if (call.alpha.has_value()) {
     ThrowIfError(functional::CheckAlpha(dtypes.compute, ScalarOperand(*call.alpha)));
   }
@@ -226,7 +222,8 @@ at::Tensor RunOnDevice(const OpCall& call) {
   at::DimVector shape(first->sizes().begin(), first->sizes().end());
   if (!same_shape) {
     for (const Operand& operand : call.operands) {
-      if (operand.tensor != nullptr) shape = at::infer_size_dimvector(shape, operand.tensor->sizes());
+      if (operand.tensor != nullptr)
+        shape = at::infer_size_dimvector(shape, operand.tensor->sizes());
     }
   }
   const int64_t numel = c10::multiply_integers(shape);
@@ -239,8 +236,8 @@ at::Tensor RunOnDevice(const OpCall& call) {
   at::Tensor destination = call.destination;
   if (destination.defined()) {
     CheckDestination(call, dtypes.result, c10::fromIntArrayRefSlow(shape));
-    TORCH_CHECK(destination.device() == device, call.overload->base, "(): ",
-                call.overload->variant == Variant::kOut ? "out=" : "self", " is on ",
+    TORCH_CHECK(destination.device() == device, call.overload->base,
+                "(): ", call.overload->variant == Variant::kOut ? "out=" : "self", " is on ",
                 destination.device().str(), " but the result is on ", device.str());
     if (call.overload->variant == Variant::kOut) at::native::resize_output(destination, shape);
   } else {
@@ -315,9 +312,9 @@ ShapeAndDTypes InferShapeAndDTypes(const OpCall& call) {
 at::Tensor RunOnMeta(const OpCall& call) {
   const ShapeAndDTypes inferred = InferShapeAndDTypes(call);
   if (!call.destination.defined()) {
-    return at::empty_symint(inferred.shape, at::TensorOptions()
-                                                .dtype(TorchType(inferred.dtypes.result))
-                                                .device(c10::kMeta));
+    return at::empty_symint(
+        inferred.shape,
+        at::TensorOptions().dtype(TorchType(inferred.dtypes.result)).device(c10::kMeta));
   }
   CheckDestination(call, inferred.dtypes.result, inferred.shape);
   if (call.overload->variant == Variant::kOut) {

@@ -91,15 +91,15 @@ std::vector<Overload> MakeOverloads() {
     const char* suffix = s.alpha ? "alpha" : s.rounding_mode ? "mode" : nullptr;
     const auto add = [&](const char* overload_name, Variant variant, bool scalar_other) {
       const std::string functional = scalar_other ? "Scalar" : "Tensor";
-      overloads.push_back(Make(s.name, overload_name, s.op, variant, {false, scalar_other},
-                               false, false));
+      overloads.push_back(
+          Make(s.name, overload_name, s.op, variant, {false, scalar_other}, false, false));
       overloads.back().functional = absl::StrCat(s.name, ".", functional);
       if (suffix == nullptr) return;
       const std::string name = overload_name;
       const std::string twin = name == "Scalar_out" ? absl::StrCat("Scalar_", suffix, "_out")
                                                     : absl::StrCat(name, "_", suffix);
-      overloads.push_back(Make(s.name, twin, s.op, variant, {false, scalar_other}, s.alpha,
-                               s.rounding_mode));
+      overloads.push_back(
+          Make(s.name, twin, s.op, variant, {false, scalar_other}, s.alpha, s.rounding_mode));
       overloads.back().functional = absl::StrCat(s.name, ".", functional, "_", suffix);
     };
     add("Tensor", Variant::kFunctional, false);
@@ -130,7 +130,8 @@ Op DivOp(const c10::IValue& rounding_mode) {
   const c10::string_view mode = rounding_mode.toStringView();
   if (mode == "floor") return Op::kDivFloor;
   if (mode == "trunc") return Op::kDivTrunc;
-  TORCH_CHECK(false, "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '",
+  TORCH_CHECK(false,
+              "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '",
               std::string(mode), "'");
 }
 

@@ -7,8 +7,8 @@
 #ifndef ONEFLOW_PROMOTE_TORCH_EXTENSION_INTERNAL_OVERLOADS_H_
 #define ONEFLOW_PROMOTE_TORCH_EXTENSION_INTERNAL_OVERLOADS_H_
 
-#include <ATen/core/stack.h>
 #include <ATen/ATen.h>
+#include <ATen/core/stack.h>
 
 #include <optional>
 #include <string>
@@ -43,7 +43,9 @@ struct Overload {
   // and add.out): what functionalization runs in place of this one.
   std::string functional;
   // The number of arguments on the stack.
-  size_t arguments() const { return scalar.size() + alpha + rounding_mode + (variant == Variant::kOut); }
+  size_t arguments() const {
+    return scalar.size() + alpha + rounding_mode + (variant == Variant::kOut);
+  }
 };
 
 // Every overload, in the order of registration (torch.ops tries them in

@@ -41,7 +41,6 @@ struct IsStdComplex : std::false_type {};
 template <typename T>
 struct IsStdComplex<MathComplex<T>> : std::true_type {};
 
-
 // The type float and complex<float> transcendental functions run in:
 // double and complex<double>, rounded once on the way back. The host's and
 // the device's float libraries differ in the last bits, and so would the
@@ -75,7 +74,8 @@ ONEFLOW_PROMOTE_OPS_INLINE M Pow(M a, M b) {
 #else
   if constexpr (IsStdComplex<M>::value) return M(std::pow(W(a), W(b)));
 #endif
-  else return M(std::pow(W(a), W(b)));
+  else
+    return M(std::pow(W(a), W(b)));
 }
 template <typename M>
 ONEFLOW_PROMOTE_OPS_INLINE M Sqrt(M a) {
@@ -85,7 +85,8 @@ ONEFLOW_PROMOTE_OPS_INLINE M Sqrt(M a) {
 #else
   if constexpr (IsStdComplex<M>::value) return M(std::sqrt(Wide<M>(a)));
 #endif
-  else return M(std::sqrt(a));
+  else
+    return M(std::sqrt(a));
 }
 template <typename M>
 ONEFLOW_PROMOTE_OPS_INLINE M Atan2(M a, M b) {
@@ -120,8 +121,12 @@ template <typename Part>
 struct Math<Complex<Part>, void> {
   using Real = std::conditional_t<std::is_same_v<Part, double>, double, float>;
   using type = MathComplex<Real>;
-  ONEFLOW_PROMOTE_OPS_INLINE static type Load(Complex<Part> x) { return {Convert<Real>(x.real), Convert<Real>(x.imag)}; }
-  ONEFLOW_PROMOTE_OPS_INLINE static Complex<Part> Store(type m) { return {Convert<Part>(m.real()), Convert<Part>(m.imag())}; }
+  ONEFLOW_PROMOTE_OPS_INLINE static type Load(Complex<Part> x) {
+    return {Convert<Real>(x.real), Convert<Real>(x.imag)};
+  }
+  ONEFLOW_PROMOTE_OPS_INLINE static Complex<Part> Store(type m) {
+    return {Convert<Part>(m.real()), Convert<Part>(m.imag())};
+  }
 };
 
 template <typename M>
@@ -142,8 +147,8 @@ template <typename M>
 ONEFLOW_PROMOTE_OPS_INLINE M WrapMul(M a, M b) {
   using U = std::make_unsigned_t<M>;
   using Wide = std::conditional_t<(sizeof(U) < sizeof(unsigned)), unsigned, U>;
-  return static_cast<M>(static_cast<U>(static_cast<Wide>(static_cast<U>(a)) *
-                                       static_cast<Wide>(static_cast<U>(b))));
+  return static_cast<M>(
+      static_cast<U>(static_cast<Wide>(static_cast<U>(a)) * static_cast<Wide>(static_cast<U>(b))));
 }
 
 template <typename M>
@@ -190,8 +195,10 @@ ONEFLOW_PROMOTE_OPS_INLINE M IntRemainder(M a, M b) {
 template <typename T, bool kRound, typename M>
 ONEFLOW_PROMOTE_OPS_INLINE M FloatFloorDiv(M a, M b) {
   const auto r = [](M x) {
-    if constexpr (kRound) return Math<T>::Load(Math<T>::Store(x));
-    else return x;
+    if constexpr (kRound)
+      return Math<T>::Load(Math<T>::Store(x));
+    else
+      return x;
   };
   if (b == 0) return a / b;
   const M mod = std::fmod(a, b);
@@ -265,7 +272,7 @@ ONEFLOW_PROMOTE_OPS_INLINE constexpr bool TakesScalarInFloat(Op op) {
          op == Op::kDivTrunc;
 }
 template <Op kOp, typename T>
-inline constexpr bool kTakesScalarInFloat = kIsNarrowFloat<T> && TakesScalarInFloat(kOp);
+inline constexpr bool kTakesScalarInFloat = kIsNarrowFloat<T>&& TakesScalarInFloat(kOp);
 
 // Integer division on a CUDA device as PyTorch's CUDA kernels write it
 // (c10::div_floor_integer, the remainder kernel), with no check of the
@@ -273,8 +280,10 @@ inline constexpr bool kTakesScalarInFloat = kIsNarrowFloat<T> && TakesScalarInFl
 template <Op kOp, typename M>
 ONEFLOW_PROMOTE_OPS_INLINE M DeviceIntDivide(M a, M b) {
   if constexpr (kOp == Op::kDivTrunc || std::is_unsigned_v<M>) {
-    if constexpr (kOp == Op::kRemainder) return static_cast<M>(a % b);
-    else return static_cast<M>(a / b);
+    if constexpr (kOp == Op::kRemainder)
+      return static_cast<M>(a % b);
+    else
+      return static_cast<M>(a / b);
   } else if constexpr (kOp == Op::kRemainder) {
     M r = static_cast<M>(a % b);
     if (r != 0 && (r < 0) != (b < 0)) r = static_cast<M>(r + b);
@@ -293,21 +302,33 @@ ONEFLOW_PROMOTE_OPS_INLINE M DeviceIntDivide(M a, M b) {
 template <Op kOp, typename T, bool kScalarDivisor = false, typename M = typename Math<T>::type>
 ONEFLOW_PROMOTE_OPS_INLINE auto Binary(M a, M b, bool& zero_division) {
   if constexpr (kOp == Op::kAdd) {
-    if constexpr (std::is_same_v<M, bool>) return M(a || b);
-    else if constexpr (kIsInt<M>) return WrapAdd(a, b);
-    else if constexpr (IsStdComplex<M>::value) return a + ScaleByAlpha(b, 1);
-    else return M(a + b);
+    if constexpr (std::is_same_v<M, bool>)
+      return M(a || b);
+    else if constexpr (kIsInt<M>)
+      return WrapAdd(a, b);
+    else if constexpr (IsStdComplex<M>::value)
+      return a + ScaleByAlpha(b, 1);
+    else
+      return M(a + b);
   } else if constexpr (kOp == Op::kSub) {
-    if constexpr (kIsInt<M>) return WrapSub(a, b);
-    else if constexpr (IsStdComplex<M>::value) return a + ScaleByAlpha(b, -1);
-    else return M(a - b);
+    if constexpr (kIsInt<M>)
+      return WrapSub(a, b);
+    else if constexpr (IsStdComplex<M>::value)
+      return a + ScaleByAlpha(b, -1);
+    else
+      return M(a - b);
   } else if constexpr (kOp == Op::kMul) {
-    if constexpr (std::is_same_v<M, bool>) return M(a && b);
-    else if constexpr (kIsInt<M>) return WrapMul(a, b);
-    else return M(a * b);
+    if constexpr (std::is_same_v<M, bool>)
+      return M(a && b);
+    else if constexpr (kIsInt<M>)
+      return WrapMul(a, b);
+    else
+      return M(a * b);
   } else if constexpr (kOp == Op::kDiv) {
-    if constexpr (IsStdComplex<M>::value) return ComplexDivide(a, b);
-    else return M(a / b);
+    if constexpr (IsStdComplex<M>::value)
+      return ComplexDivide(a, b);
+    else
+      return M(a / b);
   } else if constexpr (kOp == Op::kDivFloor || kOp == Op::kFloorDivide || kOp == Op::kDivTrunc ||
                        kOp == Op::kRemainder) {
     if constexpr (kIsInt<M>) {
@@ -318,13 +339,18 @@ ONEFLOW_PROMOTE_OPS_INLINE auto Binary(M a, M b, bool& zero_division) {
         zero_division = true;
         return M(0);
       }
-      if constexpr (kOp == Op::kDivTrunc) return TruncDiv(a, b);
-      else if constexpr (kOp == Op::kRemainder) return IntRemainder(a, b);
-      else return FloorDiv(a, b);
+      if constexpr (kOp == Op::kDivTrunc)
+        return TruncDiv(a, b);
+      else if constexpr (kOp == Op::kRemainder)
+        return IntRemainder(a, b);
+      else
+        return FloorDiv(a, b);
 #endif
     } else {
-      if constexpr (kOp == Op::kDivTrunc && kScalarDivisor) return M(std::trunc(a / b));
-      else if constexpr (kOp == Op::kDivTrunc) return M(std::trunc(RoundTo<T>(M(a / b))));
+      if constexpr (kOp == Op::kDivTrunc && kScalarDivisor)
+        return M(std::trunc(a / b));
+      else if constexpr (kOp == Op::kDivTrunc)
+        return M(std::trunc(RoundTo<T>(M(a / b))));
       else if constexpr (kOp == Op::kRemainder) {
         M mod = std::fmod(a, b);
         if (mod != 0 && ((b < 0) != (mod < 0))) mod += b;
@@ -334,12 +360,16 @@ ONEFLOW_PROMOTE_OPS_INLINE auto Binary(M a, M b, bool& zero_division) {
       }
     }
   } else if constexpr (kOp == Op::kPow) {
-    if constexpr (std::is_same_v<M, bool>) return M(a || !b);  // 0**0 = 1, 0**1 = 0, 1**b = 1
-    else if constexpr (kIsInt<M>) return IntPow(a, b);
-    else return Pow<T>(a, b);
+    if constexpr (std::is_same_v<M, bool>)
+      return M(a || !b);  // 0**0 = 1, 0**1 = 0, 1**b = 1
+    else if constexpr (kIsInt<M>)
+      return IntPow(a, b);
+    else
+      return Pow<T>(a, b);
   } else if constexpr (kOp == Op::kMaximum || kOp == Op::kMinimum) {
     constexpr bool kMax = kOp == Op::kMaximum;
-    if constexpr (std::is_same_v<M, bool>) return kMax ? M(a || b) : M(a && b);
+    if constexpr (std::is_same_v<M, bool>)
+      return kMax ? M(a || b) : M(a && b);
     else if constexpr (std::is_floating_point_v<M>) {
       if (a != a) return a;
       if (b != b) return b;
@@ -380,13 +410,19 @@ ONEFLOW_PROMOTE_OPS_INLINE auto Binary(M a, M b, bool& zero_division) {
 template <Op kOp, typename M>
 ONEFLOW_PROMOTE_OPS_INLINE auto Unary(M a) {
   if constexpr (kOp == Op::kNeg) {
-    if constexpr (kIsInt<M>) return WrapSub(M(0), a);
-    else return M(-a);
+    if constexpr (kIsInt<M>)
+      return WrapSub(M(0), a);
+    else
+      return M(-a);
   } else if constexpr (kOp == Op::kAbs) {
-    if constexpr (IsStdComplex<M>::value) return Abs(a);
-    else if constexpr (std::is_unsigned_v<M>) return a;
-    else if constexpr (kIsInt<M>) return a < 0 ? WrapSub(M(0), a) : a;
-    else return M(std::fabs(a));
+    if constexpr (IsStdComplex<M>::value)
+      return Abs(a);
+    else if constexpr (std::is_unsigned_v<M>)
+      return a;
+    else if constexpr (kIsInt<M>)
+      return a < 0 ? WrapSub(M(0), a) : a;
+    else
+      return M(std::fabs(a));
   } else {
     static_assert(kOp == Op::kSqrt);
     return Sqrt(a);
@@ -402,23 +438,39 @@ ONEFLOW_PROMOTE_OPS_INLINE constexpr bool HasKernel() {
   constexpr bool kFloat = std::is_floating_point_v<M>;
   constexpr bool kBool = std::is_same_v<M, bool>;
   switch (kOp) {
-    case Op::kAdd: case Op::kMul: case Op::kEq: case Op::kNe: case Op::kLogicalAnd:
-    case Op::kLogicalOr: case Op::kLogicalXor: case Op::kWhere:
+    case Op::kAdd:
+    case Op::kMul:
+    case Op::kEq:
+    case Op::kNe:
+    case Op::kLogicalAnd:
+    case Op::kLogicalOr:
+    case Op::kLogicalXor:
+    case Op::kWhere:
       return true;
-    case Op::kSub: case Op::kNeg:
+    case Op::kSub:
+    case Op::kNeg:
       return !kBool;
     case Op::kPow:  // bool only where the rules allow it: x ** True, x ** False
       return true;
     case Op::kDiv:
       return kFloat || kComplex;
-    case Op::kDivFloor: case Op::kDivTrunc: case Op::kFloorDivide: case Op::kRemainder:
+    case Op::kDivFloor:
+    case Op::kDivTrunc:
+    case Op::kFloorDivide:
+    case Op::kRemainder:
       return kFloat || kIsInt<M>;
-    case Op::kMaximum: case Op::kMinimum: case Op::kLt: case Op::kLe: case Op::kGt:
+    case Op::kMaximum:
+    case Op::kMinimum:
+    case Op::kLt:
+    case Op::kLe:
+    case Op::kGt:
     case Op::kGe:
       return !kComplex;
     case Op::kAtan2:
       return kFloat;
-    case Op::kBitwiseAnd: case Op::kBitwiseOr: case Op::kBitwiseXor:
+    case Op::kBitwiseAnd:
+    case Op::kBitwiseOr:
+    case Op::kBitwiseXor:
       return kBool || kIsInt<M>;
     case Op::kAbs:
       return !kBool;
@@ -434,8 +486,7 @@ ONEFLOW_PROMOTE_OPS_INLINE constexpr bool HasKernel() {
 template <typename T, typename R>
 using ResultStorage = std::conditional_t<
     std::is_same_v<R, bool>, bool,
-    std::conditional_t<std::is_same_v<R, typename Math<T>::type>, T,
-                       typename PartOf<T>::type>>;
+    std::conditional_t<std::is_same_v<R, typename Math<T>::type>, T, typename PartOf<T>::type>>;
 
 template <typename S, typename R>
 ONEFLOW_PROMOTE_OPS_INLINE S StoreAs(R r) {
@@ -446,14 +497,12 @@ ONEFLOW_PROMOTE_OPS_INLINE S StoreAs(R r) {
   }
 }
 
-
 // The accumulator of sums and products: 64-bit integers (wrapping), float64,
 // or complex128.
 template <typename T>
 using Accumulator = std::conditional_t<
     kIsInt<T>, T,
-    std::conditional_t<IsStdComplex<typename Math<T>::type>::value, MathComplex<double>,
-                       double>>;
+    std::conditional_t<IsStdComplex<typename Math<T>::type>::value, MathComplex<double>, double>>;
 
 template <typename T>
 ONEFLOW_PROMOTE_OPS_INLINE Accumulator<T> LoadAccumulator(T x) {

@@ -38,11 +38,11 @@ struct Facts {
   bool is_complex = false;
   bool has_negative = true;
   bool has_zero = true;
-  int bits = 0;           // integers
-  int precision = 0;      // floating: significand bits
-  int min_exponent = 0;   // floating: of the smallest positive value
-  double largest = 0;     // the largest finite magnitude
-  double threshold = 0;   // floating: the magnitude from which rounding overflows
+  int bits = 0;          // integers
+  int precision = 0;     // floating: significand bits
+  int min_exponent = 0;  // floating: of the smallest positive value
+  double largest = 0;    // the largest finite magnitude
+  double threshold = 0;  // floating: the magnitude from which rounding overflows
   Overflow overflow = Overflow::kInfinity;
   bool has_infinity = false;
   DType part = DType::kBool;  // the real dtype of its parts
@@ -94,28 +94,29 @@ constexpr Facts FloatingFacts() {
 }
 
 constexpr Facts FactsOf(DType dtype) {
-  return VisitDType(dtype, [](auto tag) constexpr {
-    using T = typename decltype(tag)::type;
-    using P = typename PartOf<T>::type;
-    Facts f;
-    if constexpr (std::is_same_v<T, bool>) {
-      f.is_bool = true;
-      f.has_negative = false;
-      f.bits = 1;
-      f.largest = 1;
-    } else if constexpr (std::is_integral_v<T>) {
-      f.is_integer = true;
-      f.has_negative = std::is_signed_v<T>;
-      f.bits = 8 * sizeof(T);
-      f.largest = std::is_signed_v<T> ? -static_cast<double>(std::numeric_limits<T>::min())
-                                      : static_cast<double>(std::numeric_limits<T>::max());
-    } else {
-      f = FloatingFacts<P>();
-      f.is_complex = !std::is_same_v<T, P>;
-    }
-    f.part = DTypeOf<P>::value;
-    return f;
-  });
+  return VisitDType(
+      dtype, [](auto tag) constexpr {
+        using T = typename decltype(tag)::type;
+        using P = typename PartOf<T>::type;
+        Facts f;
+        if constexpr (std::is_same_v<T, bool>) {
+          f.is_bool = true;
+          f.has_negative = false;
+          f.bits = 1;
+          f.largest = 1;
+        } else if constexpr (std::is_integral_v<T>) {
+          f.is_integer = true;
+          f.has_negative = std::is_signed_v<T>;
+          f.bits = 8 * sizeof(T);
+          f.largest = std::is_signed_v<T> ? -static_cast<double>(std::numeric_limits<T>::min())
+                                          : static_cast<double>(std::numeric_limits<T>::max());
+        } else {
+          f = FloatingFacts<P>();
+          f.is_complex = !std::is_same_v<T, P>;
+        }
+        f.part = DTypeOf<P>::value;
+        return f;
+      });
 }
 
 // Every value of `from` (parts, for complex) converts to `to` without
@@ -153,8 +154,8 @@ constexpr Exactness Additivity(const Facts& from, const Facts& to) {
 // if every larger (smaller) value does too.
 constexpr bool KeepsExtreme(const Facts& from, const Facts& to, bool max) {
   if (from.is_complex || to.is_complex) return false;  // no order
-  if (from.is_bool) return true;                        // false < true: 0 < 1
-  if (to.is_bool) return !from.has_negative;            // x != 0 rises only from 0 up
+  if (from.is_bool) return true;                       // false < true: 0 < 1
+  if (to.is_bool) return !from.has_negative;           // x != 0 rises only from 0 up
   if (from.is_integer && to.is_integer) {
     // Monotone exactly when every value fits: no wrap.
     return to.largest >= from.largest && (to.has_negative || !from.has_negative);

@@ -14,6 +14,7 @@
 #include "oneflow_promote/dtype.h"
 #include "oneflow_promote/internal/c_api_status.h"
 #include "oneflow_promote/internal/c_operands.h"
+#include "oneflow_promote/internal/status_macros.h"
 #include "oneflow_promote/policy.h"
 #include "oneflow_promote/result_type.h"
 
@@ -59,13 +60,12 @@ absl::StatusOr<std::vector<Operand>> OperandsFromC(const oneflow_promote_operand
     const std::string where = absl::StrCat("operand ", i + 1);
     switch (in.kind) {
       case ONEFLOW_PROMOTE_TENSOR: {
-        absl::StatusOr<DType> dtype = DTypeArgument(in.dtype, where.c_str());
-        if (!dtype.ok()) return dtype.status();
+        ASSIGN_OR_RETURN(DType dtype, DTypeArgument(in.dtype, where.c_str()));
         if (in.ndim < 0) {
           return absl::InvalidArgumentError(
               absl::StrCat(where, ": ndim ", in.ndim, " is negative"));
         }
-        out.push_back(Operand::Tensor(*dtype, in.ndim));
+        out.push_back(Operand::Tensor(dtype, in.ndim));
         break;
       }
       case ONEFLOW_PROMOTE_PY_BOOL:
@@ -91,61 +91,50 @@ absl::StatusOr<std::vector<Operand>> OperandsFromC(const oneflow_promote_operand
 }
 
 absl::StatusOr<PromotionOptions> OptionsFromC(int default_dtype) {
-  absl::StatusOr<DType> dtype = DTypeArgument(default_dtype, "default dtype");
-  if (!dtype.ok()) return dtype.status();
-  if (*dtype != DType::kFloat32 && *dtype != DType::kFloat64) {
+  ASSIGN_OR_RETURN(DType dtype, DTypeArgument(default_dtype, "default dtype"));
+  if (dtype != DType::kFloat32 && dtype != DType::kFloat64) {
     return absl::InvalidArgumentError(
-        absl::StrCat("the default dtype must be float32 or float64, not ", Name(*dtype)));
+        absl::StrCat("the default dtype must be float32 or float64, not ", Name(dtype)));
   }
-  return PromotionOptions{*dtype};
+  return PromotionOptions{dtype};
 }
 
 namespace {
 
 absl::Status DTypeFromName(const char* name, int* dtype) {
-  if (absl::Status s = NotNull(name, "the dtype name"); !s.ok()) return s;
-  if (absl::Status s = NotNull(dtype, "the result pointer"); !s.ok()) return s;
-  absl::StatusOr<DType> parsed = ParseDType(name);
-  if (!parsed.ok()) return parsed.status();
-  *dtype = Index(*parsed);
+  RETURN_IF_ERROR(NotNull(name, "the dtype name"));
+  RETURN_IF_ERROR(NotNull(dtype, "the result pointer"));
+  ASSIGN_OR_RETURN(DType parsed, ParseDType(name));
+  *dtype = Index(parsed);
   return absl::OkStatus();
 }
 
 absl::Status PromoteTypesFromC(int a, int b, int policy, int* result) {
-  if (absl::Status s = NotNull(result, "the result pointer"); !s.ok()) return s;
-  absl::StatusOr<Policy> p = PolicyArgument(policy);
-  if (!p.ok()) return p.status();
-  absl::StatusOr<DType> promoted =
-      PromoteTypes(DTypeFromCode<DType>(a), DTypeFromCode<DType>(b), *p).ToStatusOr();
-  if (!promoted.ok()) return promoted.status();
-  *result = Index(*promoted);
+  RETURN_IF_ERROR(NotNull(result, "the result pointer"));
+  ASSIGN_OR_RETURN(Policy p, PolicyArgument(policy));
+  ASSIGN_OR_RETURN(DType promoted,
+                   PromoteTypes(DTypeFromCode<DType>(a), DTypeFromCode<DType>(b), p).ToStatusOr());
+  *result = Index(promoted);
   return absl::OkStatus();
 }
 
 absl::Status CanCastFromC(int from, int to, int policy, int* result) {
-  if (absl::Status s = NotNull(result, "the result pointer"); !s.ok()) return s;
-  absl::StatusOr<Policy> p = PolicyArgument(policy);
-  if (!p.ok()) return p.status();
-  absl::StatusOr<DType> from_dtype = DTypeArgument(from, "from");
-  if (!from_dtype.ok()) return from_dtype.status();
-  absl::StatusOr<DType> to_dtype = DTypeArgument(to, "to");
-  if (!to_dtype.ok()) return to_dtype.status();
-  *result = CanCast(*from_dtype, *to_dtype, *p) ? 1 : 0;
+  RETURN_IF_ERROR(NotNull(result, "the result pointer"));
+  ASSIGN_OR_RETURN(Policy p, PolicyArgument(policy));
+  ASSIGN_OR_RETURN(DType from_dtype, DTypeArgument(from, "from"));
+  ASSIGN_OR_RETURN(DType to_dtype, DTypeArgument(to, "to"));
+  *result = CanCast(from_dtype, to_dtype, p) ? 1 : 0;
   return absl::OkStatus();
 }
 
 absl::Status ResultTypeFromC(const oneflow_promote_operand* operands, size_t count, int policy,
                              int default_dtype, int* result) {
-  if (absl::Status s = NotNull(result, "the result pointer"); !s.ok()) return s;
-  absl::StatusOr<Policy> p = PolicyArgument(policy);
-  if (!p.ok()) return p.status();
-  absl::StatusOr<PromotionOptions> options = OptionsFromC(default_dtype);
-  if (!options.ok()) return options.status();
-  absl::StatusOr<std::vector<Operand>> ops = OperandsFromC(operands, count);
-  if (!ops.ok()) return ops.status();
-  absl::StatusOr<DType> dtype = ResultType(*ops, *p, *options);
-  if (!dtype.ok()) return dtype.status();
-  *result = Index(*dtype);
+  RETURN_IF_ERROR(NotNull(result, "the result pointer"));
+  ASSIGN_OR_RETURN(Policy p, PolicyArgument(policy));
+  ASSIGN_OR_RETURN(PromotionOptions options, OptionsFromC(default_dtype));
+  ASSIGN_OR_RETURN(std::vector<Operand> ops, OperandsFromC(operands, count));
+  ASSIGN_OR_RETURN(DType dtype, ResultType(ops, p, options));
+  *result = Index(dtype);
   return absl::OkStatus();
 }
 

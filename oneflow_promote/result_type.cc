@@ -12,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "fmt/format.h"
 #include "oneflow_promote/internal/result_type_steps.h"
+#include "oneflow_promote/internal/status_macros.h"
 #include "oneflow_promote/internal/torch_buckets.h"
 
 namespace oneflow_promote {
@@ -177,18 +178,15 @@ absl::StatusOr<DType> TorchResultType(absl::Span<const Operand> operands,
         TRACE(trace, OperandLabel(operands, i), ": the default complex dtype, ", Name(dtype));
         break;
     }
-    absl::Status joined = JoinIntoBucket(*bucket, dtype, i, operands, trace);
-    if (!joined.ok()) return joined;
+    RETURN_IF_ERROR(JoinIntoBucket(*bucket, dtype, i, operands, trace));
   }
   if (operands.empty()) {
     return absl::InvalidArgumentError("ResultType needs at least one operand");
   }
-  absl::StatusOr<Bucket> lower = Combine(zero, wrapped, trace);
-  if (!lower.ok()) return lower.status();
-  if (zero.defined && wrapped.defined) lower->name = "0-d and Python scalar";
-  absl::StatusOr<Bucket> result = Combine(dim, *lower, trace);
-  if (!result.ok()) return result.status();
-  return result->dtype;
+  ASSIGN_OR_RETURN(Bucket lower, Combine(zero, wrapped, trace));
+  if (zero.defined && wrapped.defined) lower.name = "0-d and Python scalar";
+  ASSIGN_OR_RETURN(Bucket result, Combine(dim, lower, trace));
+  return result.dtype;
 }
 
 // ------------------------------------------------------------ array API ---

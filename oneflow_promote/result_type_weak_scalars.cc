@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "oneflow_promote/internal/result_type_steps.h"
+#include "oneflow_promote/internal/status_macros.h"
 #include "oneflow_promote/policy.h"
 
 namespace oneflow_promote::result_type_internal {
@@ -137,40 +138,37 @@ absl::StatusOr<DType> WeakScalarResultType(absl::Span<const Operand> operands, P
       policy == Policy::kNumpy ? NumpyLeader(operands) : std::nullopt;
   Node leader_node = DType::kBool;
   if (leader.has_value()) {
-    absl::StatusOr<Node> node = NodeOf(operands, *leader, policy, trace);
-    if (!node.ok()) return node.status();
-    leader_node = *node;
+    ASSIGN_OR_RETURN(leader_node, NodeOf(operands, *leader, policy, trace));
     TRACE(trace, "NumPy promotes every operand with operand ", *leader + 1, " (",
           NodeName(leader_node), "), the dtype it ranks highest, then joins the results");
   }
 
   Node result = DType::kBool;
   for (size_t i = 0; i < operands.size(); ++i) {
-    absl::StatusOr<Node> node =
-        leader == i ? absl::StatusOr<Node>(leader_node) : NodeOf(operands, i, policy, trace);
-    if (!node.ok()) return node.status();
+    ASSIGN_OR_RETURN(Node node, leader == i ? absl::StatusOr<Node>(leader_node)
+                                            : NodeOf(operands, i, policy, trace));
     if (leader.has_value()) {
       // NumPy promotes every pair of its dtypes, so the join exists.
-      const Node paired = Node::FromIndex(joins[leader_node.index()][node->index()]);
-      TRACE(trace, "  promote(", NodeName(leader_node), ", ", NodeName(*node),
+      const Node paired = Node::FromIndex(joins[leader_node.index()][node.index()]);
+      TRACE(trace, "  promote(", NodeName(leader_node), ", ", NodeName(node),
             ") = ", NodeName(paired));
       node = paired;
     }
     if (i == 0) {
-      result = *node;
+      result = node;
       continue;
     }
-    const int join = joins[result.index()][node->index()];
+    const int join = joins[result.index()][node.index()];
     if (join < 0) {
       const bool float8 = (result.is_dtype() && IsFloat8(result.dtype())) ||
-                          (node->is_dtype() && IsFloat8(node->dtype()));
+                          (node.is_dtype() && IsFloat8(node.dtype()));
       return absl::InvalidArgumentError(absl::StrCat(
           "cannot promote ", OperandLabel(operands, i), " with ", NodeName(result), " (",
           i == 1 ? "operand 1" : absl::StrCat("the join of operands 1 to ", i), ") under the ",
           PolicyName(policy), " policy: ",
-          policy_internal::NoPromotionMessage(NodeName(result), NodeName(*node), float8, policy)));
+          policy_internal::NoPromotionMessage(NodeName(result), NodeName(node), float8, policy)));
     }
-    TRACE(trace, "join(", NodeName(result), ", ", NodeName(*node),
+    TRACE(trace, "join(", NodeName(result), ", ", NodeName(node),
           ") = ", NodeName(Node::FromIndex(join)));
     result = Node::FromIndex(join);
   }
@@ -179,9 +177,7 @@ absl::StatusOr<DType> WeakScalarResultType(absl::Span<const Operand> operands, P
     TRACE(trace, "the weak ", NodeName(result), " stands for ", Name(dtype),
           ", the default dtype of its kind");
   }
-  if (absl::Status checked = CheckPythonInts(operands, dtype, policy, trace); !checked.ok()) {
-    return checked;
-  }
+  RETURN_IF_ERROR(CheckPythonInts(operands, dtype, policy, trace));
   return dtype;
 }
 

@@ -27,6 +27,7 @@ import sys
 # components in the order they may include each other.
 LAYERS = [
     ("base", [
+        ("status macros", ["oneflow_promote/internal/status_macros.h"]),
         ("numeric types", ["oneflow_promote/numeric_types.h"]),
         ("dtype list", ["oneflow_promote/dtype_enum.h", "oneflow_promote/dtype.",
                         "oneflow_promote/dtype_format.h"]),

@@ -14,6 +14,7 @@
 #include "kernels/convert.h"
 #include "oneflow_promote/cli/operand_parser.h"
 #include "oneflow_promote/dtype.h"
+#include "oneflow_promote/internal/status_macros.h"
 
 namespace oneflow_promote::cli {
 namespace {
@@ -47,9 +48,8 @@ absl::StatusOr<Element> LiteralAs(absl::string_view word, DType dtype) {
   if (word == "True" || word == "False") {
     status = Store(word == "True", DType::kBool, dtype, out);
   } else if (word.back() == 'j' || word.back() == 'J' || word.front() == '(') {
-    absl::StatusOr<std::complex<double>> value = ParsePyComplex(word, rounding);
-    if (!value.ok()) return value.status();
-    status = Store(Complex<double>{value->real(), value->imag()}, DType::kComplex128, dtype, out);
+    ASSIGN_OR_RETURN(std::complex<double> value, ParsePyComplex(word, rounding));
+    status = Store(Complex<double>{value.real(), value.imag()}, DType::kComplex128, dtype, out);
   } else if (absl::StatusOr<absl::int128> integer = ParsePyInt(word); integer.ok()) {
     if (dtype == DType::kBool) {
       status = Store(*integer != 0, DType::kBool, dtype, out);
@@ -105,22 +105,18 @@ absl::StatusOr<std::string> RunCastCommand(const std::vector<absl::string_view>&
     return absl::InvalidArgumentError(
         "usage: cast FROM TO VALUE... (e.g. cast float64 float16 0.1)");
   }
-  absl::StatusOr<DType> from = ParseDType(args[0]);
-  if (!from.ok()) return from.status();
-  absl::StatusOr<DType> to = ParseDType(args[1]);
-  if (!to.ok()) return to.status();
+  ASSIGN_OR_RETURN(DType from, ParseDType(args[0]));
+  ASSIGN_OR_RETURN(DType to, ParseDType(args[1]));
   std::vector<std::string> results;
   for (size_t i = 2; i < args.size(); ++i) {
-    absl::StatusOr<Element> source = LiteralAs(args[i], *from);
+    absl::StatusOr<Element> source = LiteralAs(args[i], from);
     if (!source.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat("value ", i - 1, " ('", args[i], "'): ", source.status().message()));
     }
     Element result{};
-    if (absl::Status s = CastElements(source->bytes, *from, result.bytes, *to, 1); !s.ok()) {
-      return s;
-    }
-    results.push_back(Format(result, *to));
+    RETURN_IF_ERROR(CastElements(source->bytes, from, result.bytes, to, 1));
+    results.push_back(Format(result, to));
   }
   return absl::StrJoin(results, " ");
 }

@@ -15,6 +15,7 @@
 #include "oneflow_promote/cli/diff_command.h"
 #include "oneflow_promote/cli/operand_parser.h"
 #include "oneflow_promote/functional/op_rules.h"
+#include "oneflow_promote/internal/status_macros.h"
 #include "oneflow_promote/sbp/sbp.h"
 
 namespace oneflow_promote::cli {
@@ -28,9 +29,8 @@ absl::StatusOr<std::vector<Operand>> ParseOperands(const std::vector<absl::strin
   std::vector<Operand> operands;
   operands.reserve(words.size());
   for (absl::string_view word : words) {
-    absl::StatusOr<Operand> operand = ParseOperand(word);
-    if (!operand.ok()) return operand.status();
-    operands.push_back(*operand);
+    ASSIGN_OR_RETURN(Operand operand, ParseOperand(word));
+    operands.push_back(operand);
   }
   if (operands.empty()) return absl::InvalidArgumentError("no operands given; see --help");
   return operands;
@@ -107,19 +107,16 @@ absl::StatusOr<int> ApplyFlag(const std::vector<absl::string_view>& words, size_
     consumed = 2;
   }
   if (name == "--policy") {
-    absl::StatusOr<Policy> policy = ParsePolicy(value);
-    if (!policy.ok()) return policy.status();
-    settings.policy = *policy;
+    ASSIGN_OR_RETURN(settings.policy, ParsePolicy(value));
     return consumed;
   }
   if (name == "--default-dtype" || name == "--default_dtype") {
-    absl::StatusOr<DType> dtype = ParseDType(value);
-    if (!dtype.ok()) return dtype.status();
-    if (*dtype != DType::kFloat32 && *dtype != DType::kFloat64) {
+    ASSIGN_OR_RETURN(DType dtype, ParseDType(value));
+    if (dtype != DType::kFloat32 && dtype != DType::kFloat64) {
       return absl::InvalidArgumentError(
           absl::StrCat("--default-dtype must be float32 or float64, not ", value));
     }
-    settings.options.default_dtype = *dtype;
+    settings.options.default_dtype = dtype;
     return consumed;
   }
   if (name == "--rounding-mode" || name == "--rounding_mode") {

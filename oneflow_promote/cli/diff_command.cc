@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "oneflow_promote/cli/operand_parser.h"
+#include "oneflow_promote/internal/status_macros.h"
 #include "oneflow_promote/policy.h"
 
 namespace oneflow_promote::cli {
@@ -59,15 +60,13 @@ absl::StatusOr<std::string> RunDiffCommand(const std::vector<absl::string_view>&
   if (args.size() != 2) {
     return absl::InvalidArgumentError("diff takes two policies: diff A B");
   }
-  absl::StatusOr<Policy> a = ParsePolicy(args[0]);
-  if (!a.ok()) return a.status();
-  absl::StatusOr<Policy> b = ParsePolicy(args[1]);
-  if (!b.ok()) return b.status();
+  ASSIGN_OR_RETURN(Policy a, ParsePolicy(args[0]));
+  ASSIGN_OR_RETURN(Policy b, ParsePolicy(args[1]));
 
   std::vector<std::string> words;
   int shared = 0;
   for (DType d : kAllDTypes) {
-    if (!Has(*a, d) || !Has(*b, d)) continue;
+    if (!Has(a, d) || !Has(b, d)) continue;
     ++shared;
     words.push_back(std::string(Name(d)));
     words.push_back(absl::StrCat(Name(d), "[]"));
@@ -75,9 +74,8 @@ absl::StatusOr<std::string> RunDiffCommand(const std::vector<absl::string_view>&
   for (absl::string_view word : kScalarWords) words.push_back(std::string(word));
   std::vector<Operand> universe;
   for (const std::string& word : words) {
-    absl::StatusOr<Operand> operand = ParseOperand(word);
-    if (!operand.ok()) return operand.status();
-    universe.push_back(*operand);
+    ASSIGN_OR_RETURN(Operand operand, ParseOperand(word));
+    universe.push_back(operand);
   }
 
   // (kind, kind) -> outcome -> lines; each pair is listed with the kind
@@ -89,8 +87,8 @@ absl::StatusOr<std::string> RunDiffCommand(const std::vector<absl::string_view>&
     for (size_t j = i; j < universe.size(); ++j) {
       const std::vector<Operand> operands = {universe[i], universe[j]};
       ++pairs;
-      const std::string in_a = Answer(operands, *a, options);
-      const std::string in_b = Answer(operands, *b, options);
+      const std::string in_a = Answer(operands, a, options);
+      const std::string in_b = Answer(operands, b, options);
       if (in_a == in_b) continue;
       ++differ;
       const bool swap = KindOf(universe[i]) > KindOf(universe[j]);
@@ -110,7 +108,7 @@ absl::StatusOr<std::string> RunDiffCommand(const std::vector<absl::string_view>&
                              " dtypes both have, each as an array and a 0-d array, and the "
                              "Python scalars ",
                              absl::StrJoin(kScalarWords, " "), ")"));
-  for (const auto& [policy, other] : {std::pair(*a, *b), std::pair(*b, *a)}) {
+  for (const auto& [policy, other] : {std::pair(a, b), std::pair(b, a)}) {
     const std::string only = OnlyIn(policy, other);
     if (!only.empty()) {
       out.push_back(absl::StrCat("Left out, only in ", PolicyName(policy), ": ", only));

@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "oneflow_promote/dtype.h"
+#include "oneflow_promote/internal/status_macros.h"
 
 namespace oneflow_promote::cli {
 namespace {
@@ -251,15 +252,13 @@ absl::StatusOr<Operand> ParseOperand(absl::string_view word) {
         }
       }
     }
-    absl::StatusOr<DType> dtype = ParseDType(name);
-    if (!dtype.ok()) return dtype.status();
-    return Operand::Tensor(*dtype, ndim);
+    ASSIGN_OR_RETURN(DType dtype, ParseDType(name));
+    return Operand::Tensor(dtype, ndim);
   }
 
   if (word.back() == 'j' || word.back() == 'J' || (first == '(' && word.back() == ')')) {
-    absl::StatusOr<std::complex<double>> value = ParsePyComplex(word);
-    if (!value.ok()) return value.status();
-    return Operand::PyComplex(*value);
+    ASSIGN_OR_RETURN(std::complex<double> value, ParsePyComplex(word));
+    return Operand::PyComplex(value);
   }
   absl::StatusOr<absl::int128> integer = ParsePyInt(word);
   if (integer.ok()) return Operand::PyInt(*integer);

@@ -12,6 +12,7 @@
 #include "kernels/cast.h"
 #include "oneflow_promote/functional/op_kernels.h"
 #include "oneflow_promote/functional/tensor_processor.h"
+#include "oneflow_promote/internal/status_macros.h"
 
 namespace oneflow_promote::functional {
 namespace {
@@ -23,8 +24,7 @@ absl::Status Invalid(std::string message) { return absl::InvalidArgumentError(st
 absl::StatusOr<absl::InlinedVector<Tensor, 3>> CastAll(absl::Span<const Tensor> inputs, DType dtype,
                                                        const OpOptions& options) {
   TensorProcessor<Tensor> processor(options.promotion, Policy::kTorch, options.context);
-  absl::Status status = processor.AddInputs(inputs).PromoteInputsToCommonDtype(true, dtype).Apply();
-  if (!status.ok()) return status;
+  RETURN_IF_ERROR(processor.AddInputs(inputs).PromoteInputsToCommonDtype(true, dtype).Apply());
   return absl::InlinedVector<Tensor, 3>(processor.GetInputs().begin(), processor.GetInputs().end());
 }
 
@@ -70,28 +70,23 @@ absl::StatusOr<Tensor> RunElementwise(Op op, absl::Span<const Tensor> inputs,
                                       const Device& device, const Tensor* destination) {
   absl::InlinedVector<absl::Span<const int64_t>, 3> shapes;
   for (const Tensor& input : inputs) shapes.push_back(input.shape());
-  absl::StatusOr<std::vector<int64_t>> shape = BroadcastShapes(shapes);
-  if (!shape.ok()) return shape.status();
-  absl::StatusOr<Tensor> out = WritesDirectly(destination, dtypes.result, *shape, device)
+  ASSIGN_OR_RETURN(std::vector<int64_t> shape, BroadcastShapes(shapes));
+  ASSIGN_OR_RETURN(Tensor out, WritesDirectly(destination, dtypes.result, shape, device)
                                    ? *destination
-                                   : Tensor::Empty(dtypes.result, *shape, device);
-  if (!out.ok()) return out;
+                                   : Tensor::Empty(dtypes.result, shape, device));
 
   // The kernels convert inputs as they read them: CUDA's any input, the
   // CPU's when every input is read at the output's own index (or is one
   // element).
   const bool fusable =
-      device.kind == Device::Kind::kCuda || op_kernels::CanFuseCasts(inputs, *shape);
+      device.kind == Device::Kind::kCuda || op_kernels::CanFuseCasts(inputs, shape);
   if (options.cast_path == CastPath::kFused && !fusable) {
     return Invalid(absl::StrCat(OpName(op),
                                 ": cannot fuse casts into the kernel for these operands (each "
                                 "must be contiguous with the result's shape, or one element)"));
   }
   if (fusable && options.cast_path != CastPath::kMaterialized) {
-    if (absl::Status s = op_kernels::Elementwise(op, dtypes.compute, inputs, *out, options.context);
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(op_kernels::Elementwise(op, dtypes.compute, inputs, out, options.context));
     return out;
   }
   // Materialized: where's condition becomes bool, the values the compute
@@ -103,25 +98,18 @@ absl::StatusOr<Tensor> RunElementwise(Op op, absl::Span<const Tensor> inputs,
   for (size_t i = first_value; i < inputs.size(); ++i) {
     if (inputs[i].numel() != 1) to_cast.push_back(inputs[i]);
   }
-  absl::StatusOr<absl::InlinedVector<Tensor, 3>> cast =
-      to_cast.empty() ? absl::InlinedVector<Tensor, 3>()
-                      : CastAll(to_cast, dtypes.compute, options);
-  if (!cast.ok()) return cast.status();
+  ASSIGN_OR_RETURN(auto cast, to_cast.empty() ? absl::InlinedVector<Tensor, 3>()
+                                              : CastAll(to_cast, dtypes.compute, options));
   absl::InlinedVector<Tensor, 3> kernel_inputs;
   if (first_value == 1) {
-    absl::StatusOr<Tensor> condition = inputs[0].To(DType::kBool, options.context);
-    if (!condition.ok()) return condition.status();
-    kernel_inputs.push_back(*std::move(condition));
+    ASSIGN_OR_RETURN(Tensor condition, inputs[0].To(DType::kBool, options.context));
+    kernel_inputs.push_back(std::move(condition));
   }
   size_t next_cast = 0;
   for (size_t i = first_value; i < inputs.size(); ++i) {
-    kernel_inputs.push_back(inputs[i].numel() == 1 ? inputs[i] : (*cast)[next_cast++]);
+    kernel_inputs.push_back(inputs[i].numel() == 1 ? inputs[i] : cast[next_cast++]);
   }
-  if (absl::Status s =
-          op_kernels::Elementwise(op, dtypes.compute, kernel_inputs, *out, options.context);
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(op_kernels::Elementwise(op, dtypes.compute, kernel_inputs, out, options.context));
   return out;
 }
 
@@ -194,9 +182,7 @@ absl::Status WriteInto(const Tensor& result, Tensor& destination, absl::string_v
     return absl::UnimplementedError(
         absl::StrCat(role, " must be contiguous; got ", destination.Describe()));
   }
-  if (absl::Status s = CheckCanCastToOutput(result.dtype(), destination.dtype()); !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(CheckCanCastToOutput(result.dtype(), destination.dtype()));
   return CastElements(result.data(), result.dtype(), destination.data(), destination.dtype(),
                       result.numel(), WithContext(destination.device(), context));
 }
@@ -212,24 +198,20 @@ absl::Status CheckThreads(const OpOptions& options) {
 // Run once the dtypes are decided.
 absl::StatusOr<Tensor> RunWithDTypes(Op op, absl::Span<const Tensor> inputs, const OpDTypes& dtypes,
                                      const OpOptions& options, const Tensor* destination) {
-  absl::StatusOr<Device> place = CallDevice(op, inputs);
-  if (!place.ok()) return place.status();
+  ASSIGN_OR_RETURN(Device place, CallDevice(op, inputs));
   // Results are allocated in the order of the call's stream.
-  const Device device = WithContext(*place, options.context);
+  const Device device = WithContext(place, options.context);
 
   switch (op) {
     case Op::kSum:
     case Op::kProd:
     case Op::kMean:
     case Op::kCumsum: {
-      absl::StatusOr<absl::InlinedVector<Tensor, 3>> cast =
-          CastAll(inputs, dtypes.compute, options);
-      if (!cast.ok()) return cast.status();
-      const Tensor& x = (*cast)[0];
+      ASSIGN_OR_RETURN(auto cast, CastAll(inputs, dtypes.compute, options));
+      const Tensor& x = cast[0];
       if (op != Op::kCumsum) {
-        absl::StatusOr<Tensor> out = Tensor::Empty(dtypes.result, {}, device);
-        if (!out.ok()) return out;
-        if (absl::Status s = op_kernels::ReduceAll(op, x, *out, options.context); !s.ok()) return s;
+        ASSIGN_OR_RETURN(Tensor out, Tensor::Empty(dtypes.result, {}, device));
+        RETURN_IF_ERROR(op_kernels::ReduceAll(op, x, out, options.context));
         return out;
       }
       const int64_t rank = std::max<int64_t>(x.ndim(), 1);
@@ -239,25 +221,20 @@ absl::StatusOr<Tensor> RunWithDTypes(Op op, absl::Span<const Tensor> inputs, con
             absl::StrCat("Dimension out of range (expected to be in range of [", -rank, ", ",
                          rank - 1, "], but got ", options.dim, ")"));
       }
-      absl::StatusOr<Tensor> out = Tensor::Empty(dtypes.result, x.shape(), device);
-      if (!out.ok()) return out;
-      if (absl::Status s = op_kernels::Cumsum(x, dim, *out, options.context); !s.ok()) return s;
+      ASSIGN_OR_RETURN(Tensor out, Tensor::Empty(dtypes.result, x.shape(), device));
+      RETURN_IF_ERROR(op_kernels::Cumsum(x, dim, out, options.context));
       return out;
     }
     case Op::kDot: {
-      absl::StatusOr<Tensor> out = Tensor::Empty(dtypes.result, {}, device);
-      if (!out.ok()) return out;
-      if (absl::Status s = op_kernels::Dot(inputs[0], inputs[1], *out, options.context); !s.ok())
-        return s;
+      ASSIGN_OR_RETURN(Tensor out, Tensor::Empty(dtypes.result, {}, device));
+      RETURN_IF_ERROR(op_kernels::Dot(inputs[0], inputs[1], out, options.context));
       return out;
     }
     default:
       if (destination != nullptr) {
         // Checked before the kernel runs, so a refused in-place op leaves
         // its tensor untouched.
-        if (absl::Status s = CheckCanCastToOutput(dtypes.result, destination->dtype()); !s.ok()) {
-          return s;
-        }
+        RETURN_IF_ERROR(CheckCanCastToOutput(dtypes.result, destination->dtype()));
       }
       return RunElementwise(op, inputs, dtypes, options, device, destination);
   }
@@ -267,7 +244,7 @@ absl::StatusOr<Tensor> RunWithDTypes(Op op, absl::Span<const Tensor> inputs, con
 // fits (see WritesDirectly); the caller checks what it gets back.
 absl::StatusOr<Tensor> Run(Op op, absl::Span<const Tensor> inputs, const OpOptions& options,
                            const Tensor* destination) {
-  if (absl::Status s = CheckThreads(options); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckThreads(options));
   absl::InlinedVector<Operand, 3> operands;
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!inputs[i].defined()) {
@@ -275,9 +252,8 @@ absl::StatusOr<Tensor> Run(Op op, absl::Span<const Tensor> inputs, const OpOptio
     }
     operands.push_back(inputs[i].AsOperand());
   }
-  absl::StatusOr<OpDTypes> dtypes = InferOpDTypes(op, operands, options.promotion);
-  if (!dtypes.ok()) return dtypes.status();
-  return RunWithDTypes(op, inputs, *dtypes, options, destination);
+  ASSIGN_OR_RETURN(OpDTypes dtypes, InferOpDTypes(op, operands, options.promotion));
+  return RunWithDTypes(op, inputs, dtypes, options, destination);
 }
 
 }  // namespace
@@ -288,31 +264,26 @@ absl::StatusOr<Tensor> Call(Op op, absl::Span<const Tensor> inputs, const OpOpti
 
 absl::Status CallOut(Op op, absl::Span<const Tensor> inputs, Tensor& out,
                      const OpOptions& options) {
-  if (absl::Status s = CheckNoPartialOverlap(op, out, "out=", inputs); !s.ok()) return s;
-  absl::StatusOr<Tensor> result = Run(op, inputs, options, &out);
-  if (!result.ok()) return result.status();
-  return WriteInto(*result, out, "out=", options.context);
+  RETURN_IF_ERROR(CheckNoPartialOverlap(op, out, "out=", inputs));
+  ASSIGN_OR_RETURN(Tensor result, Run(op, inputs, options, &out));
+  return WriteInto(result, out, "out=", options.context);
 }
 
 absl::Status CallOutWithDTypes(Op op, absl::Span<const Tensor> inputs, const OpDTypes& dtypes,
                                Tensor& out, const OpOptions& options) {
-  if (absl::Status s = CheckThreads(options); !s.ok()) return s;
-  if (absl::Status s = CheckNoPartialOverlap(op, out, "out=", inputs); !s.ok()) return s;
-  absl::StatusOr<Tensor> result = RunWithDTypes(op, inputs, dtypes, options, &out);
-  if (!result.ok()) return result.status();
-  return WriteInto(*result, out, "out=", options.context);
+  RETURN_IF_ERROR(CheckThreads(options));
+  RETURN_IF_ERROR(CheckNoPartialOverlap(op, out, "out=", inputs));
+  ASSIGN_OR_RETURN(Tensor result, RunWithDTypes(op, inputs, dtypes, options, &out));
+  return WriteInto(result, out, "out=", options.context);
 }
 
 absl::Status CallInPlace(Op op, Tensor& self, absl::Span<const Tensor> others,
                          const OpOptions& options) {
   absl::InlinedVector<Tensor, 3> inputs = {self};
   inputs.insert(inputs.end(), others.begin(), others.end());
-  if (absl::Status s = CheckNoPartialOverlap(op, self, "the in-place tensor", inputs); !s.ok()) {
-    return s;
-  }
-  absl::StatusOr<Tensor> result = Run(op, inputs, options, &self);
-  if (!result.ok()) return result.status();
-  return WriteInto(*result, self, "output", options.context);
+  RETURN_IF_ERROR(CheckNoPartialOverlap(op, self, "the in-place tensor", inputs));
+  ASSIGN_OR_RETURN(Tensor result, Run(op, inputs, options, &self));
+  return WriteInto(result, self, "output", options.context);
 }
 
 }  // namespace oneflow_promote::functional

@@ -10,6 +10,7 @@
 #include "oneflow_promote/functional/tensor.h"
 #include "oneflow_promote/internal/c_api_status.h"
 #include "oneflow_promote/internal/c_operands.h"
+#include "oneflow_promote/internal/status_macros.h"
 
 namespace oneflow_promote::functional {
 namespace {
@@ -20,10 +21,9 @@ absl::Status BinaryOp(const char* name, const void* a, int a_dtype, const void* 
                       const ExecutionContext& context, int cast_path) {
   using c_api_internal::ArgumentError;
   using c_api_internal::DTypeFromCode;
-  if (absl::Status s = c_api_internal::NotNull(name, "the op name"); !s.ok()) return s;
-  absl::StatusOr<Op> op = ParseOp(name);
-  if (!op.ok()) return op.status();
-  if (OpArity(*op) != 2) {
+  RETURN_IF_ERROR(c_api_internal::NotNull(name, "the op name"));
+  ASSIGN_OR_RETURN(Op op, ParseOp(name));
+  if (OpArity(op) != 2) {
     return absl::InvalidArgumentError(absl::StrCat("op '", name, "' is not a binary op"));
   }
   if (cast_path < 0 || cast_path > 2) {
@@ -46,25 +46,21 @@ absl::Status BinaryOp(const char* name, const void* a, int a_dtype, const void* 
   options.cast_path = static_cast<CastPath>(cast_path);
   options.context = context;
   const Tensor inputs[] = {*a_view, *b_view};
-  return CallOut(*op, inputs, *out_view, options);
+  return CallOut(op, inputs, *out_view, options);
 }
 
 absl::Status OpDTypesFromC(const char* name, const oneflow_promote_operand* operands, size_t count,
                            int default_dtype, int* compute_dtype, int* result_dtype) {
-  if (absl::Status s = c_api_internal::NotNull(name, "the op name"); !s.ok()) return s;
+  RETURN_IF_ERROR(c_api_internal::NotNull(name, "the op name"));
   if (compute_dtype == nullptr || result_dtype == nullptr) {
     return absl::InvalidArgumentError("a result pointer is null");
   }
-  absl::StatusOr<Op> op = ParseOp(name);
-  if (!op.ok()) return op.status();
-  absl::StatusOr<PromotionOptions> options = c_api_internal::OptionsFromC(default_dtype);
-  if (!options.ok()) return options.status();
-  absl::StatusOr<std::vector<Operand>> ops = c_api_internal::OperandsFromC(operands, count);
-  if (!ops.ok()) return ops.status();
-  absl::StatusOr<OpDTypes> dtypes = InferOpDTypes(*op, *ops, *options);
-  if (!dtypes.ok()) return dtypes.status();
-  *compute_dtype = Index(dtypes->compute);
-  *result_dtype = Index(dtypes->result);
+  ASSIGN_OR_RETURN(Op op, ParseOp(name));
+  ASSIGN_OR_RETURN(PromotionOptions options, c_api_internal::OptionsFromC(default_dtype));
+  ASSIGN_OR_RETURN(std::vector<Operand> ops, c_api_internal::OperandsFromC(operands, count));
+  ASSIGN_OR_RETURN(OpDTypes dtypes, InferOpDTypes(op, ops, options));
+  *compute_dtype = Index(dtypes.compute);
+  *result_dtype = Index(dtypes.result);
   return absl::OkStatus();
 }
 

@@ -27,6 +27,7 @@
 #endif
 #include "oneflow_promote/functional/internal/op_blocks.h"
 #include "oneflow_promote/functional/internal/op_math.h"
+#include "oneflow_promote/internal/status_macros.h"
 
 namespace oneflow_promote::op_kernels_internal {
 namespace {
@@ -279,11 +280,7 @@ absl::Status CudaElementwise(Op op, DType compute, absl::Span<const Tensor> inpu
     const Tensor& input = inputs[i];
     if (!input.is_cuda() && input.numel() == 1) {
       // A host scalar: converted here, passed by value with the launch.
-      if (absl::Status s =
-              CastElements(input.data(), input.dtype(), args.inputs[i].value, needed, 1);
-          !s.ok()) {
-        return s;
-      }
+      RETURN_IF_ERROR(CastElements(input.data(), input.dtype(), args.inputs[i].value, needed, 1));
       continue;
     }
     if (!input.is_cuda() || input.device().ordinal != out.device().ordinal) {
@@ -353,11 +350,8 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
     const void* scalar_pointers[kMaxInputs] = {};
     for (size_t i = 0; i < count; ++i) {
       if (!single[i]) continue;
-      if (absl::Status s =
-              CastElements(inputs[i].data(), inputs[i].dtype(), scalar_values[i], needed[i], 1);
-          !s.ok()) {
-        return s;
-      }
+      RETURN_IF_ERROR(
+          CastElements(inputs[i].data(), inputs[i].dtype(), scalar_values[i], needed[i], 1));
       scalar_pointers[i] = scalar_values[i];
     }
     const auto& casts = cast_internal::BestCpuCastKernels();
@@ -411,17 +405,13 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
     for (size_t i = 0; i < count; ++i) {
       if (inputs[i].dtype() != needed[i] && single[i]) {
         // A single element of another dtype (a Python scalar) converts here.
-        absl::StatusOr<Tensor> converted = inputs[i].To(needed[i], context);
-        if (!converted.ok()) return converted.status();
-        contiguous[i] = *std::move(converted);
+        ASSIGN_OR_RETURN(contiguous[i], inputs[i].To(needed[i], context));
       } else if (inputs[i].dtype() != needed[i]) {
         return absl::InternalError("Elementwise: a strided input must be cast beforehand");
       } else if (inputs[i].is_contiguous()) {
         contiguous[i] = inputs[i];
       } else {
-        absl::StatusOr<Tensor> copy = inputs[i].Clone(context);
-        if (!copy.ok()) return copy.status();
-        contiguous[i] = *std::move(copy);
+        ASSIGN_OR_RETURN(contiguous[i], inputs[i].Clone(context));
       }
       strides[i] = BroadcastStrides(contiguous[i].shape(), out.shape());
     }
@@ -483,23 +473,22 @@ absl::StatusOr<Tensor> Contiguous(const Tensor& t, const ExecutionContext& conte
 }  // namespace
 
 absl::Status ReduceAll(Op op, const Tensor& input, Tensor& out, const ExecutionContext& context) {
-  absl::StatusOr<Tensor> in = Contiguous(input, context);
-  if (!in.ok()) return in.status();
-  if (in->dtype() != out.dtype()) return absl::InternalError("ReduceAll: dtype mismatch");
-  const int64_t n = in->numel();
-  if (in->is_cuda()) {
+  ASSIGN_OR_RETURN(Tensor in, Contiguous(input, context));
+  if (in.dtype() != out.dtype()) return absl::InternalError("ReduceAll: dtype mismatch");
+  const int64_t n = in.numel();
+  if (in.is_cuda()) {
     return cast_internal::CudaStatus(
-        cuda_ops_internal::CudaReduceAll(op, in->dtype(), in->data(), n, out.data(),
+        cuda_ops_internal::CudaReduceAll(op, in.dtype(), in.data(), n, out.data(),
                                          out.device().ordinal, context.cuda_stream),
-        "CUDA ", functional::OpName(op), " of ", Name(in->dtype()));
+        "CUDA ", functional::OpName(op), " of ", Name(in.dtype()));
   }
-  return VisitDType(in->dtype(), [&](auto tag) -> absl::Status {
+  return VisitDType(in.dtype(), [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
     if constexpr (!kAccumulates<T>) {
-      return absl::InternalError(absl::StrCat("ReduceAll: no kernel for ", Name(in->dtype())));
+      return absl::InternalError(absl::StrCat("ReduceAll: no kernel for ", Name(in.dtype())));
     } else {
       using A = Accumulator<T>;
-      const T* x = in->template data_as<T>();
+      const T* x = in.template data_as<T>();
       A acc = op == Op::kProd ? A(1) : A(0);
       for (int64_t i = 0; i < n; ++i) {
         const A value = LoadAccumulator(x[i]);
@@ -516,31 +505,30 @@ absl::Status ReduceAll(Op op, const Tensor& input, Tensor& out, const ExecutionC
 
 absl::Status Cumsum(const Tensor& input, int64_t dim, Tensor& out,
                     const ExecutionContext& context) {
-  absl::StatusOr<Tensor> in = Contiguous(input, context);
-  if (!in.ok()) return in.status();
-  if (in->dtype() != out.dtype()) return absl::InternalError("Cumsum: dtype mismatch");
-  const int64_t n = in->numel();
-  if (in->ndim() == 0) {
-    return CastElements(in->data(), in->dtype(), out.data(), out.dtype(), 1,
+  ASSIGN_OR_RETURN(Tensor in, Contiguous(input, context));
+  if (in.dtype() != out.dtype()) return absl::InternalError("Cumsum: dtype mismatch");
+  const int64_t n = in.numel();
+  if (in.ndim() == 0) {
+    return CastElements(in.data(), in.dtype(), out.data(), out.dtype(), 1,
                         WithContext(out.device(), context));
   }
   int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < dim; ++d) outer *= in->shape()[d];
-  for (int64_t d = dim + 1; d < in->ndim(); ++d) inner *= in->shape()[d];
-  const int64_t length = in->shape()[dim];
+  for (int64_t d = 0; d < dim; ++d) outer *= in.shape()[d];
+  for (int64_t d = dim + 1; d < in.ndim(); ++d) inner *= in.shape()[d];
+  const int64_t length = in.shape()[dim];
   if (n == 0) return absl::OkStatus();
-  if (in->is_cuda()) {
+  if (in.is_cuda()) {
     return cast_internal::CudaStatus(
-        cuda_ops_internal::CudaCumsum(in->dtype(), in->data(), out.data(), outer, length, inner,
+        cuda_ops_internal::CudaCumsum(in.dtype(), in.data(), out.data(), outer, length, inner,
                                       out.device().ordinal, context.cuda_stream),
-        "CUDA cumsum of ", Name(in->dtype()));
+        "CUDA cumsum of ", Name(in.dtype()));
   }
-  return VisitDType(in->dtype(), [&](auto tag) -> absl::Status {
+  return VisitDType(in.dtype(), [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
     if constexpr (!kAccumulates<T>) {
-      return absl::InternalError(absl::StrCat("Cumsum: no kernel for ", Name(in->dtype())));
+      return absl::InternalError(absl::StrCat("Cumsum: no kernel for ", Name(in.dtype())));
     } else {
-      const T* x = in->template data_as<T>();
+      const T* x = in.template data_as<T>();
       T* y = out.template data_as<T>();
       for (int64_t o = 0; o < outer; ++o) {
         for (int64_t i = 0; i < inner; ++i) {

@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "oneflow_promote/internal/status_macros.h"
 #include "oneflow_promote/policy.h"
 
 namespace oneflow_promote::functional {
@@ -205,9 +206,7 @@ absl::Status CheckWhereDTypes(absl::Span<const Operand> operands, const OpDTypes
   if (operands[0].is_tensor() && !reduced_float) {
     for (const Operand& value : operands.subspan(1)) {
       if (!value.is_scalar()) continue;
-      if (absl::Status status = CheckScalarFits(value, dtypes.result); !status.ok()) {
-        return status;
-      }
+      RETURN_IF_ERROR(CheckScalarFits(value, dtypes.result));
     }
   }
   // Checked after the values (PyTorch 2.15's order); uint8 conditions still
@@ -319,17 +318,13 @@ absl::StatusOr<DType> CommonDType(absl::Span<const Operand> operands,
   for (const Operand& operand : operands) all_same &= operand.dtype() == operands[0].dtype();
   DType common = operands[0].dtype();
   if (!all_same) {
-    absl::StatusOr<DType> promoted = ResultType(operands, policy, options);
-    if (!promoted.ok()) return promoted.status();
-    common = *promoted;
+    ASSIGN_OR_RETURN(common, ResultType(operands, policy, options));
   }
   for (DType floor : floors) {
     // kBool is no floor: promoting with it would trip PyTorch's float8 and
     // uint16/32/64 guards.
     if (floor == DType::kBool) continue;
-    const Promotion p = PromoteTypes(common, floor, policy);
-    if (!p.ok()) return p.status();
-    common = p.dtype();
+    ASSIGN_OR_RETURN(common, PromoteTypes(common, floor, policy).ToStatusOr());
   }
   if (integers_to_float && IsIntegerOrBool(common)) common = options.default_dtype;
   return common;
@@ -380,20 +375,20 @@ absl::StatusOr<OpDTypes> InferOpDTypes(const OpRule& rule, absl::Span<const Oper
     }
   }
   if (rule.check_operands != nullptr) {
-    if (absl::Status status = rule.check_operands(operands); !status.ok()) return status;
+    RETURN_IF_ERROR(rule.check_operands(operands));
   }
-  absl::StatusOr<DType> promoted =
-      rule.keeps_dtype ? operands[0].dtype()
-                       : ResultType(operands.subspan(rule.first_promoted), policy, options);
-  if (!promoted.ok()) return promoted.status();
+  ASSIGN_OR_RETURN(DType promoted,
+                   rule.keeps_dtype
+                       ? operands[0].dtype()
+                       : ResultType(operands.subspan(rule.first_promoted), policy, options));
 
-  OpDTypes dtypes{*promoted, *promoted, *promoted};
+  OpDTypes dtypes{promoted, promoted, promoted};
   if (rule.runs_no_kernel == nullptr || !rule.runs_no_kernel(operands)) {
-    if (!(rule.categories & CategoryBit(*promoted))) {
+    if (!(rule.categories & CategoryBit(promoted))) {
       return Invalid(absl::StrCat("\"", rule.kernel.empty() ? rule.name : rule.kernel,
-                                  "\" not implemented for '", Name(*promoted), "'"));
+                                  "\" not implemented for '", Name(promoted), "'"));
     }
-    const bool integer_or_bool = IsIntegerOrBool(*promoted);
+    const bool integer_or_bool = IsIntegerOrBool(promoted);
     switch (rule.kind) {
       case PromotionKind::kDefault:
       case PromotionKind::kNoOpMath:
@@ -405,10 +400,10 @@ absl::StatusOr<OpDTypes> InferOpDTypes(const OpRule& rule, absl::Span<const Oper
         dtypes.result = DType::kBool;
         break;
       case PromotionKind::kComplexToFloat:
-        if (IsComplex(*promoted)) dtypes.result = RealPartOf(*promoted);
+        if (IsComplex(promoted)) dtypes.result = RealPartOf(promoted);
         break;
       case PromotionKind::kBoolToLong:
-        if (IsBool(*promoted)) dtypes.compute = dtypes.result = DType::kInt64;
+        if (IsBool(promoted)) dtypes.compute = dtypes.result = DType::kInt64;
         break;
     }
     if (rule.floor == ReductionFloor::kInt64 && integer_or_bool) {
@@ -418,7 +413,7 @@ absl::StatusOr<OpDTypes> InferOpDTypes(const OpRule& rule, absl::Span<const Oper
         rule.kind == PromotionKind::kNoOpMath ? dtypes.compute : OpMathDType(dtypes.compute);
   }
   if (rule.check_dtypes != nullptr) {
-    if (absl::Status status = rule.check_dtypes(operands, dtypes); !status.ok()) return status;
+    RETURN_IF_ERROR(rule.check_dtypes(operands, dtypes));
   }
   return dtypes;
 }

@@ -13,6 +13,7 @@
 #include "kernels/cast.h"
 #include "kernels/convert.h"
 #include "kernels/cuda_device.h"
+#include "oneflow_promote/internal/status_macros.h"
 
 namespace oneflow_promote {
 namespace {
@@ -64,8 +65,7 @@ absl::StatusOr<int64_t> CheckedElementCount(DType dtype, absl::Span<const int64_
 
 absl::StatusOr<Tensor> Tensor::View(void* data, DType dtype, absl::Span<const int64_t> shape,
                                     Device device) {
-  absl::StatusOr<int64_t> count = CheckedElementCount(dtype, shape);
-  if (!count.ok()) return count.status();
+  ASSIGN_OR_RETURN(int64_t count, CheckedElementCount(dtype, shape));
   if (data == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat("Tensor::View: null data for ", Name(dtype), "[",
                                                    absl::StrJoin(shape, ", "), "]"));
@@ -79,16 +79,14 @@ absl::StatusOr<Tensor> Tensor::View(void* data, DType dtype, absl::Span<const in
   }
   // A host pointer handed to a CUDA kernel would end the process's CUDA
   // context, not just this call.
-  if (device.kind == Device::Kind::kCuda && *count > 0) {
-    if (absl::Status s = CheckCudaMemory(data, device.ordinal, "Tensor::View: the data"); !s.ok()) {
-      return s;
-    }
+  if (device.kind == Device::Kind::kCuda && count > 0) {
+    RETURN_IF_ERROR(CheckCudaMemory(data, device.ordinal, "Tensor::View: the data"));
   }
   Tensor tensor;
   tensor.dtype_ = dtype;
   tensor.shape_.assign(shape.begin(), shape.end());
   tensor.strides_ = ContiguousStrides(shape);
-  tensor.buffer_bytes_ = std::max<int64_t>(*count * static_cast<int64_t>(ItemSize(dtype)), 1);
+  tensor.buffer_bytes_ = std::max<int64_t>(count * static_cast<int64_t>(ItemSize(dtype)), 1);
   tensor.device_ = Device{device.kind, device.ordinal, nullptr, 0};
   // Not owned: a pointer with no owner (shared_ptr's aliasing constructor),
   // so making the view allocates nothing; the caller keeps the memory alive.
@@ -99,9 +97,7 @@ absl::StatusOr<Tensor> Tensor::View(void* data, DType dtype, absl::Span<const in
 
 absl::StatusOr<Tensor> Tensor::Allocate(DType dtype, absl::Span<const int64_t> shape, bool zero,
                                         Device device) {
-  absl::StatusOr<int64_t> checked = CheckedElementCount(dtype, shape);
-  if (!checked.ok()) return checked.status();
-  const int64_t count = *checked;
+  ASSIGN_OR_RETURN(const int64_t count, CheckedElementCount(dtype, shape));
   Tensor tensor;
   tensor.dtype_ = dtype;
   tensor.shape_.assign(shape.begin(), shape.end());
@@ -110,10 +106,8 @@ absl::StatusOr<Tensor> Tensor::Allocate(DType dtype, absl::Span<const int64_t> s
   tensor.device_ = Device{device.kind, device.ordinal, nullptr, 0};
   if (device.kind == Device::Kind::kCuda) {
     if (zero) return absl::UnimplementedError("Tensor::Zeros on a CUDA device");
-    absl::StatusOr<std::shared_ptr<std::byte[]>> buffer =
-        AllocateCudaBuffer(tensor.buffer_bytes_, device.ordinal, device.stream);
-    if (!buffer.ok()) return buffer.status();
-    tensor.buffer_ = *std::move(buffer);
+    ASSIGN_OR_RETURN(tensor.buffer_,
+                     AllocateCudaBuffer(tensor.buffer_bytes_, device.ordinal, device.stream));
     return tensor;
   }
   std::byte* bytes = static_cast<std::byte*>(
@@ -219,32 +213,23 @@ absl::StatusOr<Tensor> Tensor::Transpose(int64_t a, int64_t b) const {
 }
 
 absl::StatusOr<Tensor> Tensor::Clone(const ExecutionContext& context) const {
-  absl::StatusOr<Tensor> copy = Empty(dtype_, shape_, WithContext(device_, context));
-  if (!copy.ok()) return copy;
-  if (absl::Status s = CastStrided(data(), dtype_, shape_, strides_, copy->data(), dtype_,
-                                   WithContext(device_, context));
-      !s.ok()) {
-    return s;
-  }
+  ASSIGN_OR_RETURN(Tensor copy, Empty(dtype_, shape_, WithContext(device_, context)));
+  RETURN_IF_ERROR(CastStrided(data(), dtype_, shape_, strides_, copy.data(), dtype_,
+                              WithContext(device_, context)));
   return copy;
 }
 
 absl::StatusOr<Tensor> Tensor::ToDevice(Device device) const {
-  absl::StatusOr<Tensor> contiguous = Clone();
-  if (!contiguous.ok()) return contiguous;
+  ASSIGN_OR_RETURN(Tensor contiguous, Clone());
   if (device.kind == device_.kind && device.ordinal == device_.ordinal) return contiguous;
-  absl::StatusOr<Tensor> moved = Empty(dtype_, shape_, device);
-  if (!moved.ok()) return moved;
+  ASSIGN_OR_RETURN(Tensor moved, Empty(dtype_, shape_, device));
   const int64_t bytes = numel() * static_cast<int64_t>(ItemSize(dtype_));
   if (bytes == 0) return moved;
   const CopyDirection direction = !is_cuda() ? CopyDirection::kHostToDevice
                                   : device.kind == Device::Kind::kCpu
                                       ? CopyDirection::kDeviceToHost
                                       : CopyDirection::kDeviceToDevice;
-  if (absl::Status s = CudaCopyBytes(moved->data(), contiguous->data(), bytes, direction);
-      !s.ok()) {
-    return s;
-  }
+  RETURN_IF_ERROR(CudaCopyBytes(moved.data(), contiguous.data(), bytes, direction));
   return moved;
 }
 
@@ -252,23 +237,21 @@ absl::StatusOr<Tensor> Tensor::To(DType dtype, const ExecutionContext& context) 
   if (!defined()) return absl::FailedPreconditionError("To() on an undefined tensor");
   if (dtype == dtype_) return *this;
   const Device device = WithContext(device_, context);
-  absl::StatusOr<Tensor> out = Empty(dtype, shape_, device);
-  if (!out.ok()) return out;
+  ASSIGN_OR_RETURN(Tensor out, Empty(dtype, shape_, device));
   if (wrapped_) {
     // A Python scalar converts on the host, with no kernel dispatch.
     VisitDType(dtype_, [&](auto from_tag) {
       using From = typename decltype(from_tag)::type;
       VisitDType(dtype, [&](auto to_tag) {
         using To = typename decltype(to_tag)::type;
-        *out->data_as<To>() = Convert<To>(*data_as<From>());
+        *out.data_as<To>() = Convert<To>(*data_as<From>());
       });
     });
     return out;
   }
-  const absl::Status status =
-      is_contiguous() ? CastElements(data(), dtype_, out->data(), dtype, numel(), device)
-                      : CastStrided(data(), dtype_, shape_, strides_, out->data(), dtype, device);
-  if (!status.ok()) return status;
+  RETURN_IF_ERROR(is_contiguous()
+                      ? CastElements(data(), dtype_, out.data(), dtype, numel(), device)
+                      : CastStrided(data(), dtype_, shape_, strides_, out.data(), dtype, device));
   return out;
 }
 

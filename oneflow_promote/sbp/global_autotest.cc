@@ -24,6 +24,7 @@
 #include "kernels/convert.h"
 #include "oneflow_promote/functional/functional.h"
 #include "oneflow_promote/functional/tensor.h"
+#include "oneflow_promote/internal/status_macros.h"
 #include "oneflow_promote/sbp/global_op.h"
 #include "oneflow_promote/sbp/sbp.h"
 
@@ -139,8 +140,7 @@ absl::StatusOr<Tensor> Concat(const Locals& parts, int axis) {
   std::vector<int64_t> shape(parts[0].shape().begin(), parts[0].shape().end());
   const int64_t size = shape[axis];
   shape[axis] *= static_cast<int64_t>(parts.size());
-  absl::StatusOr<Tensor> out = Tensor::Empty(parts[0].dtype(), shape);
-  if (!out.ok()) return out;
+  ASSIGN_OR_RETURN(Tensor out, Tensor::Empty(parts[0].dtype(), shape));
   const int64_t rows = axis == 0 ? size : shape[0];
   const int64_t cols = axis == 0 ? shape[1] : size;
   const size_t item = ItemSize(parts[0].dtype());
@@ -148,7 +148,7 @@ absl::StatusOr<Tensor> Concat(const Locals& parts, int axis) {
     for (int64_t i = 0; i < rows; ++i) {
       const int64_t row = axis == 0 ? r * size + i : i;
       const int64_t col = axis == 0 ? 0 : r * size;
-      std::memcpy(static_cast<char*>(out->data()) + (row * shape[1] + col) * item,
+      std::memcpy(static_cast<char*>(out.data()) + (row * shape[1] + col) * item,
                   static_cast<const char*>(parts[r].data()) + i * cols * item, cols * item);
     }
   }
@@ -173,9 +173,7 @@ absl::StatusOr<Tensor> Assemble1(const Locals& parts, const Sbp& sbp) {
       Tensor acc = parts[0];
       for (size_t r = 1; r < parts.size(); ++r) {
         const Tensor inputs[] = {acc, parts[r]};
-        absl::StatusOr<Tensor> next = functional::Call(op, inputs);
-        if (!next.ok()) return next.status();
-        acc = *next;
+        ASSIGN_OR_RETURN(acc, functional::Call(op, inputs));
       }
       return acc;
     }
@@ -201,9 +199,8 @@ absl::StatusOr<Tensor> Assemble(const Locals& locals, const NdSbp& nd_sbp,
   Locals rows;
   for (int r = 0; r < placement[0]; ++r) {
     const Locals row(locals.begin() + r * placement[1], locals.begin() + (r + 1) * placement[1]);
-    absl::StatusOr<Tensor> t = Assemble1(row, nd_sbp[1]);
-    if (!t.ok()) return t;
-    rows.push_back(*t);
+    ASSIGN_OR_RETURN(Tensor t, Assemble1(row, nd_sbp[1]));
+    rows.push_back(t);
   }
   return Assemble1(rows, nd_sbp[0]);
 }

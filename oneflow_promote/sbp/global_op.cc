@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "oneflow_promote/internal/status_macros.h"
 
 namespace oneflow_promote::sbp {
 namespace {
@@ -42,16 +43,15 @@ absl::StatusOr<GlobalPlan> PlanGlobalOp(functional::Op op, absl::Span<const Glob
   dims = std::max<size_t>(dims, 1);
 
   const Operand operands[] = {inputs[0].operand, inputs[1].operand};
-  absl::StatusOr<functional::OpDTypes> dtypes = functional::InferOpDTypes(op, operands, options);
-  if (!dtypes.ok()) return dtypes.status();
+  ASSIGN_OR_RETURN(functional::OpDTypes dtypes, functional::InferOpDTypes(op, operands, options));
 
   GlobalPlan plan;
-  plan.dtypes = *dtypes;
+  plan.dtypes = dtypes;
   NdSbp cast_outputs[2];
   for (size_t i = 0; i < 2; ++i) {
     InputPlan input;
     input.from = inputs[i].operand.dtype();
-    input.to = dtypes->compute;
+    input.to = dtypes.compute;
     input.given = inputs[i].operand.is_tensor() ? inputs[i].nd_sbp : NdSbp(dims, Sbp::Broadcast());
     const CastSignature cast = InferCastSignature(input.from, input.to, input.given, strict);
     input.before_cast = cast.input;
@@ -59,13 +59,12 @@ absl::StatusOr<GlobalPlan> PlanGlobalOp(functional::Op op, absl::Span<const Glob
     plan.exactness = std::max(plan.exactness, cast.exactness);
     plan.inputs.push_back(input);
   }
-  absl::StatusOr<BinarySignature> binary =
-      InferBinarySignature(op, dtypes->compute, cast_outputs[0], cast_outputs[1], strict);
-  if (!binary.ok()) return binary.status();
-  plan.inputs[0].at_op = binary->a;
-  plan.inputs[1].at_op = binary->b;
-  plan.output = binary->output;
-  plan.exactness = std::max(plan.exactness, binary->exactness);
+  ASSIGN_OR_RETURN(BinarySignature binary, InferBinarySignature(op, dtypes.compute, cast_outputs[0],
+                                                                cast_outputs[1], strict));
+  plan.inputs[0].at_op = binary.a;
+  plan.inputs[1].at_op = binary.b;
+  plan.output = binary.output;
+  plan.exactness = std::max(plan.exactness, binary.exactness);
   // Boxing that the op still needs after the cast moves fewer bytes in the
   // narrower dtype: before a widening cast that keeps the target layout.
   for (size_t i = 0; i < 2; ++i) {

@@ -276,6 +276,12 @@ inline constexpr bool kRoundsToOdd =
     std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> || std::is_same_v<T, double> ||
     std::is_same_v<T, Complex<double>>;
 
+// The rounding mode of blocks that convert from T: round-toward-zero where
+// they round T to odd, the caller's own otherwise.
+template <typename T>
+inline constexpr Rounding kRoundingFor =
+    kRoundsToOdd<T> ? Rounding::kTowardZero : Rounding::kCallersMode;
+
 // The real (kPart 0) or imaginary (kPart 1) parts of eight kRoundsToOdd
 // elements truncated to float32, without the sticky bit; needs
 // round-toward-zero.
@@ -704,23 +710,24 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m128i RoundToMiniFloatBits8(const From* in) {
   return ToMiniFloatBits8<To, kMayBeNaN<From>>(LoadFloat8<kPart>(in));
 }
 
-// Stores a 16- or 32-byte vector at p, non-temporally when kStream. The
-// streaming kernels align the destination to kStreamAlignment bytes
-// (cpu_cast.h), and every block stores whole vectors at multiples of their
-// size from its start, so the streaming stores are aligned.
-template <bool kStream, typename Vector>
+// Stores a 16- or 32-byte vector at p, non-temporally for
+// Store::kStreaming. The streaming kernels align the destination to
+// kStreamAlignment bytes (cpu_cast.h), and every block stores whole vectors
+// at multiples of their size from its start, so the streaming stores are
+// aligned.
+template <Store kStore, typename Vector>
 ONEFLOW_PROMOTE_BLOCK_INLINE void StoreVector(void* p, Vector v) {
   static_assert(sizeof(Vector) == 16 || sizeof(Vector) == 32);
   if constexpr (sizeof(Vector) == 16) {
     const __m128i bits = __builtin_bit_cast(__m128i, v);
-    if constexpr (kStream) {
+    if constexpr (kStore == Store::kStreaming) {
       _mm_stream_si128(static_cast<__m128i*>(p), bits);
     } else {
       _mm_storeu_si128(static_cast<__m128i*>(p), bits);
     }
   } else {
     const __m256i bits = __builtin_bit_cast(__m256i, v);
-    if constexpr (kStream) {
+    if constexpr (kStore == Store::kStreaming) {
       _mm256_stream_si256(static_cast<__m256i*>(p), bits);
     } else {
       _mm256_storeu_si256(static_cast<__m256i*>(p), bits);
@@ -852,11 +859,11 @@ ONEFLOW_PROMOTE_BLOCK_INLINE bool HalfToInt16Truncated16(__m256i half, __m256i* 
 
 // BlockCast<From, To>::Run(in, out, n) converts a leading part of the n
 // elements and returns its length; the caller converts the rest with
-// Convert<To>. Run<true> writes with non-temporal stores, to a destination
-// aligned to kStreamAlignment bytes, and the caller fences them. Pairs
-// without hand-written blocks convert nothing here.
+// Convert<To>. Run<Store::kStreaming> writes with non-temporal stores, to
+// a destination aligned to kStreamAlignment bytes, and the caller fences
+// them. Pairs without hand-written blocks convert nothing here.
 template <typename From, typename To, typename = void>
-struct BlockCast : NoBlockCast<From, To> {};
+struct BlockCast : blocks::NoBlockCast<From, To> {};
 
 template <typename From, typename To>
 struct BlockCast<From, To, std::enable_if_t<block_internal::kStreamsCompilerLoop<From, To>>>
@@ -873,7 +880,7 @@ struct BlockCast<
                      block_internal::kIsFloatLoadable<From> && !std::is_same_v<From, To> &&
                      !block_internal::kStreamsCompilerLoop<From, To> &&
                      !block_internal::kConvertsIn16BitLanes<From, To>>> {
-  template <bool kStream = false>
+  template <blocks::Store kStore = blocks::Store::kOrdinary>
   static int64_t Run(const From* in, To* out, int64_t n) {
     using namespace block_internal;
     const auto bits8 = [](const From* block_in) __attribute__((always_inline)) {
@@ -887,32 +894,33 @@ struct BlockCast<
     // faster than a 16-byte store per 8; wider sources keep blocks of 8
     // (docs/tuning.md).
     if constexpr (sizeof(From) == 1) {
-      return RunBlocks<16, kRoundsToOdd<From>, kStream>(
+      return RunBlocks<16, kRoundingFor<From>, kStore>(
           in, out, n, [&](const From* block_in, To* block_out) {
-            StoreVector<kStream>(block_out, _mm256_set_m128i(bits8(block_in + 8), bits8(block_in)));
+            StoreVector<kStore>(block_out, _mm256_set_m128i(bits8(block_in + 8), bits8(block_in)));
           });
     } else if constexpr (std::is_same_v<From, int16_t> && std::is_same_v<To, BFloat16>) {
-      return RunBlocks<16, false, kStream>(in, out, n, [&](const From* block_in, To* block_out) {
-        __m256i bits;
-        if (!ExactInt16ToBFloat16Bits16(block_in, &bits)) {
-          bits = _mm256_set_m128i(bits8(block_in + 8), bits8(block_in));
-        }
-        StoreVector<kStream>(block_out, bits);
-      });
+      return RunBlocks<16, Rounding::kCallersMode, kStore>(
+          in, out, n, [&](const From* block_in, To* block_out) {
+            __m256i bits;
+            if (!ExactInt16ToBFloat16Bits16(block_in, &bits)) {
+              bits = _mm256_set_m128i(bits8(block_in + 8), bits8(block_in));
+            }
+            StoreVector<kStore>(block_out, bits);
+          });
     } else if constexpr (std::is_same_v<From, int64_t>) {
       // Forced inline: GCC kept this block out of line for float16.
-      return RunBlocks<16, true, kStream>(
+      return RunBlocks<16, Rounding::kTowardZero, kStore>(
           in, out, n, [&](const From* block_in, To* block_out) __attribute__((always_inline)) {
             __m256i bits;
             if (!SmallInt64ToMiniFloatBits16<To>(block_in, &bits)) {
               bits = _mm256_set_m128i(bits8(block_in + 8), bits8(block_in));
             }
-            StoreVector<kStream>(block_out, bits);
+            StoreVector<kStore>(block_out, bits);
           });
     }
-    return RunBlocks<8, kRoundsToOdd<From>, kStream>(
+    return RunBlocks<8, kRoundingFor<From>, kStore>(
         in, out, n, [&](const From* block_in, To* block_out) {
-          StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out), bits8(block_in));
+          StoreVector<kStore>(reinterpret_cast<__m128i*>(block_out), bits8(block_in));
         });
   }
 };
@@ -921,22 +929,21 @@ struct BlockCast<
 // time in 16-bit integer lanes (HalfToBFloat16Bits16, BFloat16ToHalfBits16).
 template <typename From, typename To>
 struct BlockCast<From, To, std::enable_if_t<block_internal::kConvertsIn16BitLanes<From, To>>> {
-  template <bool kStream = false>
+  template <blocks::Store kStore = blocks::Store::kOrdinary>
   static int64_t Run(const From* in, To* out, int64_t n) {
     using namespace block_internal;
-    return RunBlocks<16, false, kStream>(in, out, n, [](const From* block_in, To* block_out) {
-      if constexpr (std::is_same_v<To, Float16>) {
-        StoreVector<kStream>(
-            block_out,
-            BFloat16ToHalfBits16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_in))));
-      } else if constexpr (std::is_same_v<From, Float16>) {
-        StoreVector<kStream>(
-            block_out,
-            HalfToBFloat16Bits16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_in))));
-      } else {
-        StoreVector<kStream>(block_out, HalfToBFloat16Bits16(HalfRealParts16(block_in)));
-      }
-    });
+    return RunBlocks<16, Rounding::kCallersMode, kStore>(
+        in, out, n, [](const From* block_in, To* block_out) {
+          if constexpr (std::is_same_v<To, Float16>) {
+            StoreVector<kStore>(block_out, BFloat16ToHalfBits16(_mm256_loadu_si256(
+                                               reinterpret_cast<const __m256i*>(block_in))));
+          } else if constexpr (std::is_same_v<From, Float16>) {
+            StoreVector<kStore>(block_out, HalfToBFloat16Bits16(_mm256_loadu_si256(
+                                               reinterpret_cast<const __m256i*>(block_in))));
+          } else {
+            StoreVector<kStore>(block_out, HalfToBFloat16Bits16(HalfRealParts16(block_in)));
+          }
+        });
   }
 };
 
@@ -946,10 +953,10 @@ template <typename From>
 struct BlockCast<From, Complex<Float16>,
                  std::enable_if_t<block_internal::kIsFloatLoadable<From> &&
                                   !convert_internal::IsComplex<From>::value>> {
-  template <bool kStream = false>
+  template <blocks::Store kStore = blocks::Store::kOrdinary>
   static int64_t Run(const From* in, Complex<Float16>* out, int64_t n) {
     using namespace block_internal;
-    return RunBlocks<8, kRoundsToOdd<From>, kStream>(
+    return RunBlocks<8, kRoundingFor<From>, kStore>(
         in, out, n, [](const From* block_in, Complex<Float16>* block_out) {
           __m128i real;
           if constexpr (std::is_same_v<From, Float16>) {
@@ -963,8 +970,8 @@ struct BlockCast<From, Complex<Float16>,
             imag = RoundToMiniFloatBits8<Float16, 1>(block_in);
           }
           __m128i* p = reinterpret_cast<__m128i*>(block_out);
-          StoreVector<kStream>(p, _mm_unpacklo_epi16(real, imag));
-          StoreVector<kStream>(p + 1, _mm_unpackhi_epi16(real, imag));
+          StoreVector<kStore>(p, _mm_unpacklo_epi16(real, imag));
+          StoreVector<kStore>(p + 1, _mm_unpackhi_epi16(real, imag));
         });
   }
 };
@@ -974,7 +981,7 @@ struct BlockCast<From, Complex<Float16>,
 // parts first, ran slower both on cached data and streamed (docs/tuning.md).
 template <typename From>
 struct BlockCast<From, bool, std::enable_if_t<block_internal::kIsComplexSource<From>>> {
-  template <bool kStream = false>
+  template <blocks::Store kStore = blocks::Store::kOrdinary>
   static int64_t Run(const From* in, bool* out, int64_t n) {
     using namespace block_internal;
     const auto words8 = [](const From* block_in) __attribute__((always_inline)) {
@@ -1006,9 +1013,10 @@ struct BlockCast<From, bool, std::enable_if_t<block_internal::kIsComplexSource<F
       }
       return PackUnsigned16(_mm256_and_si256(nonzero, _mm256_set1_epi32(1)));
     };
-    return RunBlocks<16, false, kStream>(in, out, n, [&](const From* block_in, bool* block_out) {
-      StoreVector<kStream>(block_out, _mm_packus_epi16(words8(block_in), words8(block_in + 8)));
-    });
+    return RunBlocks<16, Rounding::kCallersMode, kStore>(
+        in, out, n, [&](const From* block_in, bool* block_out) {
+          StoreVector<kStore>(block_out, _mm_packus_epi16(words8(block_in), words8(block_in + 8)));
+        });
   }
 };
 
@@ -1060,73 +1068,76 @@ struct BlockCast<From, To,
     return _mm_packs_epi32(_mm256_castsi256_si128(lanes), _mm256_extracti128_si256(lanes, 1));
   }
 
-  template <bool kStream = false>
+  template <blocks::Store kStore = blocks::Store::kOrdinary>
   static int64_t Run(const From* in, To* out, int64_t n) {
     using namespace block_internal;
     if constexpr (sizeof(To) == 1 || (sizeof(To) == 2 && kIsHalfSource<From>)) {
-      return RunBlocks<16, false, kStream>(in, out, n, [](const From* block_in, To* block_out) {
-        // The sixteen results as 16-bit words, in order, to store or pack.
-        const auto finish = [block_out](__m128i first_words, __m128i second_words)
-            __attribute__((always_inline)) {
-          if constexpr (sizeof(To) == 2) {
-            StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out), first_words);
-            StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out) + 1, second_words);
-          } else {
-            StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out),
-                                 std::is_same_v<To, uint8_t>
-                                     ? _mm_packus_epi16(first_words, second_words)
-                                     : _mm_packs_epi16(first_words, second_words));
-          }
-        };
-        // The sixteen results as 16-bit lanes, to store or pack.
-        const auto finish_lanes =
-            [ block_out, &finish ](__m256i words) __attribute__((always_inline)) {
-          if constexpr (sizeof(To) == 2) {
-            StoreVector<kStream>(block_out, words);
-          } else {
-            finish(_mm256_castsi256_si128(words), _mm256_extracti128_si256(words, 1));
-          }
-        };
-        if constexpr (std::is_same_v<From, Float16> || std::is_same_v<From, Complex<Float16>>) {
-          __m256i words;
-          const __m256i half = std::is_same_v<From, Float16>
-                                   ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_in))
-                                   : HalfRealParts16(block_in);
-          if (HalfToInt16Truncated16(half, &words)) {
-            finish_lanes(words);
-            return;
-          }
-        }
-        if constexpr (std::is_same_v<From, BFloat16>) {
-          // bfloat16 is the high half of a float32: interleaving its bits
-          // with zeros makes elements (0-3 | 8-11) and (4-7 | 12-15), which
-          // packing within lanes puts back in order.
-          const __m256i bits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_in));
-          const __m256i low = _mm256_cvttps_epi32(
-              _mm256_castsi256_ps(_mm256_unpacklo_epi16(_mm256_setzero_si256(), bits)));
-          const __m256i high = _mm256_cvttps_epi32(
-              _mm256_castsi256_ps(_mm256_unpackhi_epi16(_mm256_setzero_si256(), bits)));
-          if (!AnyIndefinite(low, high)) {
-            finish_lanes(_mm256_packs_epi32(low, high));
-            return;
-          }
-        }
-        __m256i first = TruncatedLanes(block_in);
-        __m256i second = TruncatedLanes(block_in + 8);
-        if (AnyIndefinite(first, second)) {
-          first = SaturatedLanes(block_in);
-          second = SaturatedLanes(block_in + 8);
-        }
-        finish(Words(first), Words(second));
-      });
+      return RunBlocks<16, Rounding::kCallersMode, kStore>(
+          in, out, n, [](const From* block_in, To* block_out) {
+            // The sixteen results as 16-bit words, in order, to store or pack.
+            const auto finish = [block_out](__m128i first_words, __m128i second_words)
+                __attribute__((always_inline)) {
+              if constexpr (sizeof(To) == 2) {
+                StoreVector<kStore>(reinterpret_cast<__m128i*>(block_out), first_words);
+                StoreVector<kStore>(reinterpret_cast<__m128i*>(block_out) + 1, second_words);
+              } else {
+                StoreVector<kStore>(reinterpret_cast<__m128i*>(block_out),
+                                    std::is_same_v<To, uint8_t>
+                                        ? _mm_packus_epi16(first_words, second_words)
+                                        : _mm_packs_epi16(first_words, second_words));
+              }
+            };
+            // The sixteen results as 16-bit lanes, to store or pack.
+            const auto finish_lanes =
+                [ block_out, &finish ](__m256i words) __attribute__((always_inline)) {
+              if constexpr (sizeof(To) == 2) {
+                StoreVector<kStore>(block_out, words);
+              } else {
+                finish(_mm256_castsi256_si128(words), _mm256_extracti128_si256(words, 1));
+              }
+            };
+            if constexpr (std::is_same_v<From, Float16> || std::is_same_v<From, Complex<Float16>>) {
+              __m256i words;
+              const __m256i half =
+                  std::is_same_v<From, Float16>
+                      ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_in))
+                      : HalfRealParts16(block_in);
+              if (HalfToInt16Truncated16(half, &words)) {
+                finish_lanes(words);
+                return;
+              }
+            }
+            if constexpr (std::is_same_v<From, BFloat16>) {
+              // bfloat16 is the high half of a float32: interleaving its bits
+              // with zeros makes elements (0-3 | 8-11) and (4-7 | 12-15), which
+              // packing within lanes puts back in order.
+              const __m256i bits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_in));
+              const __m256i low = _mm256_cvttps_epi32(
+                  _mm256_castsi256_ps(_mm256_unpacklo_epi16(_mm256_setzero_si256(), bits)));
+              const __m256i high = _mm256_cvttps_epi32(
+                  _mm256_castsi256_ps(_mm256_unpackhi_epi16(_mm256_setzero_si256(), bits)));
+              if (!AnyIndefinite(low, high)) {
+                finish_lanes(_mm256_packs_epi32(low, high));
+                return;
+              }
+            }
+            __m256i first = TruncatedLanes(block_in);
+            __m256i second = TruncatedLanes(block_in + 8);
+            if (AnyIndefinite(first, second)) {
+              first = SaturatedLanes(block_in);
+              second = SaturatedLanes(block_in + 8);
+            }
+            finish(Words(first), Words(second));
+          });
     } else {
-      return RunBlocks<8, false, kStream>(in, out, n, [](const From* block_in, To* block_out) {
-        if constexpr (std::is_same_v<To, int32_t>) {
-          StoreVector<kStream>(reinterpret_cast<__m256i*>(block_out), Lanes(block_in));
-        } else {
-          StoreVector<kStream>(reinterpret_cast<__m128i*>(block_out), Words(Lanes(block_in)));
-        }
-      });
+      return RunBlocks<8, Rounding::kCallersMode, kStore>(
+          in, out, n, [](const From* block_in, To* block_out) {
+            if constexpr (std::is_same_v<To, int32_t>) {
+              StoreVector<kStore>(reinterpret_cast<__m256i*>(block_out), Lanes(block_in));
+            } else {
+              StoreVector<kStore>(reinterpret_cast<__m128i*>(block_out), Words(Lanes(block_in)));
+            }
+          });
     }
   }
 };
@@ -1140,49 +1151,50 @@ struct BlockCast<
     std::enable_if_t<block_internal::kIsHalfSource<From> && block_internal::kIsWideFloatDest<To> &&
                      !(convert_internal::IsComplex<From>::value &&
                        convert_internal::IsComplex<To>::value)>> {
-  template <bool kStream = false>
+  template <blocks::Store kStore = blocks::Store::kOrdinary>
   static int64_t Run(const From* in, To* out, int64_t n) {
     using namespace block_internal;
-    return RunBlocks<8, false, kStream>(in, out, n, [](const From* block_in, To* block_out) {
-      const __m256 real = LoadFloat8(block_in);
-      __m256 imag = _mm256_setzero_ps();
-      if constexpr (kIsComplexSource<From>) imag = LoadFloat8<1>(block_in);
-      if constexpr (std::is_same_v<To, float>) {
-        StoreVector<kStream>(reinterpret_cast<float*>(block_out), real);
-      } else if constexpr (std::is_same_v<To, double>) {
-        double* p = reinterpret_cast<double*>(block_out);
-        StoreVector<kStream>(p, _mm256_cvtps_pd(_mm256_castps256_ps128(real)));
-        StoreVector<kStream>(p + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(real, 1)));
-      } else if constexpr (std::is_same_v<To, Complex<float>>) {
-        // Pairs (0,1 | 4,5) and (2,3 | 6,7), stored by 128-bit halves.
-        const __m256 first = _mm256_unpacklo_ps(real, imag);
-        const __m256 second = _mm256_unpackhi_ps(real, imag);
-        float* p = reinterpret_cast<float*>(block_out);
-        StoreVector<kStream>(p, _mm256_castps256_ps128(first));
-        StoreVector<kStream>(p + 4, _mm256_castps256_ps128(second));
-        StoreVector<kStream>(p + 8, _mm256_extractf128_ps(first, 1));
-        StoreVector<kStream>(p + 12, _mm256_extractf128_ps(second, 1));
-      } else {
-        static_assert(std::is_same_v<To, Complex<double>>);
-        // Parts paired before widening, as float32 (0,1 | 4,5) and
-        // (2,3 | 6,7), widen to two whole complex128 each, stored 32 bytes
-        // at a time (see the plain conversions' integers -> complex128).
-        const __m256 first = _mm256_unpacklo_ps(real, imag);
-        const __m256 second = _mm256_unpackhi_ps(real, imag);
-        double* p = reinterpret_cast<double*>(block_out);
-        StoreVector<kStream>(p, _mm256_cvtps_pd(_mm256_castps256_ps128(first)));
-        StoreVector<kStream>(p + 4, _mm256_cvtps_pd(_mm256_castps256_ps128(second)));
-        StoreVector<kStream>(p + 8, _mm256_cvtps_pd(_mm256_extractf128_ps(first, 1)));
-        StoreVector<kStream>(p + 12, _mm256_cvtps_pd(_mm256_extractf128_ps(second, 1)));
-      }
-    });
+    return RunBlocks<8, Rounding::kCallersMode, kStore>(
+        in, out, n, [](const From* block_in, To* block_out) {
+          const __m256 real = LoadFloat8(block_in);
+          __m256 imag = _mm256_setzero_ps();
+          if constexpr (kIsComplexSource<From>) imag = LoadFloat8<1>(block_in);
+          if constexpr (std::is_same_v<To, float>) {
+            StoreVector<kStore>(reinterpret_cast<float*>(block_out), real);
+          } else if constexpr (std::is_same_v<To, double>) {
+            double* p = reinterpret_cast<double*>(block_out);
+            StoreVector<kStore>(p, _mm256_cvtps_pd(_mm256_castps256_ps128(real)));
+            StoreVector<kStore>(p + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(real, 1)));
+          } else if constexpr (std::is_same_v<To, Complex<float>>) {
+            // Pairs (0,1 | 4,5) and (2,3 | 6,7), stored by 128-bit halves.
+            const __m256 first = _mm256_unpacklo_ps(real, imag);
+            const __m256 second = _mm256_unpackhi_ps(real, imag);
+            float* p = reinterpret_cast<float*>(block_out);
+            StoreVector<kStore>(p, _mm256_castps256_ps128(first));
+            StoreVector<kStore>(p + 4, _mm256_castps256_ps128(second));
+            StoreVector<kStore>(p + 8, _mm256_extractf128_ps(first, 1));
+            StoreVector<kStore>(p + 12, _mm256_extractf128_ps(second, 1));
+          } else {
+            static_assert(std::is_same_v<To, Complex<double>>);
+            // Parts paired before widening, as float32 (0,1 | 4,5) and
+            // (2,3 | 6,7), widen to two whole complex128 each, stored 32 bytes
+            // at a time (see the plain conversions' integers -> complex128).
+            const __m256 first = _mm256_unpacklo_ps(real, imag);
+            const __m256 second = _mm256_unpackhi_ps(real, imag);
+            double* p = reinterpret_cast<double*>(block_out);
+            StoreVector<kStore>(p, _mm256_cvtps_pd(_mm256_castps256_ps128(first)));
+            StoreVector<kStore>(p + 4, _mm256_cvtps_pd(_mm256_castps256_ps128(second)));
+            StoreVector<kStore>(p + 8, _mm256_cvtps_pd(_mm256_extractf128_ps(first, 1)));
+            StoreVector<kStore>(p + 12, _mm256_cvtps_pd(_mm256_extractf128_ps(second, 1)));
+          }
+        });
   }
 };
 
 // Floating and complex -> int64 (truncate, saturate).
 template <typename From>
 struct BlockCast<From, int64_t, std::enable_if_t<block_internal::kIsFloatingSource<From>>> {
-  template <bool kStream = false>
+  template <blocks::Store kStore = blocks::Store::kOrdinary>
   static int64_t Run(const From* in, int64_t* out, int64_t n) {
     using namespace block_internal;
     const auto eight = [](const From* block_in, int64_t* block_out) __attribute__((always_inline)) {
@@ -1192,23 +1204,23 @@ struct BlockCast<From, int64_t, std::enable_if_t<block_internal::kIsFloatingSour
         // float32 and widen; others take the float64 paths below.
         const __m256i lanes = _mm256_cvttps_epi32(LoadFloat8(block_in));
         if (!AnyIndefinite(lanes, lanes)) {
-          StoreVector<kStream>(p, _mm256_cvtepi32_epi64(_mm256_castsi256_si128(lanes)));
-          StoreVector<kStream>(p + 1, _mm256_cvtepi32_epi64(_mm256_extracti128_si256(lanes, 1)));
+          StoreVector<kStore>(p, _mm256_cvtepi32_epi64(_mm256_castsi256_si128(lanes)));
+          StoreVector<kStore>(p + 1, _mm256_cvtepi32_epi64(_mm256_extracti128_si256(lanes, 1)));
           return;
         }
       }
       const Double8 value = LoadDouble8(block_in);
       if (AllSmall(value.low, value.high)) {
-        StoreVector<kStream>(p, TruncateSmallInt64x4(value.low));
-        StoreVector<kStream>(p + 1, TruncateSmallInt64x4(value.high));
+        StoreVector<kStore>(p, TruncateSmallInt64x4(value.low));
+        StoreVector<kStore>(p + 1, TruncateSmallInt64x4(value.high));
       } else {
-        StoreVector<kStream>(p, TruncateSaturatingInt64x4(value.low));
-        StoreVector<kStream>(p + 1, TruncateSaturatingInt64x4(value.high));
+        StoreVector<kStore>(p, TruncateSaturatingInt64x4(value.low));
+        StoreVector<kStore>(p + 1, TruncateSaturatingInt64x4(value.high));
       }
     };
     if constexpr (std::is_same_v<From, Float16> || std::is_same_v<From, BFloat16>) {
       // Sixteen at a time from one 32-byte load, four results per store.
-      return RunBlocks<16, false, kStream>(
+      return RunBlocks<16, Rounding::kCallersMode, kStore>(
           in, out, n, [&eight](const From* block_in, int64_t* block_out) {
             const __m256i bits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block_in));
             const auto low = [](__m256i v) { return _mm256_castsi256_si128(v); };
@@ -1235,10 +1247,10 @@ struct BlockCast<From, int64_t, std::enable_if_t<block_internal::kIsFloatingSour
                 std::is_same_v<From, Float16> ? low(second) : high(first), high(second)};
             __m256i* p = reinterpret_cast<__m256i*>(block_out);
             for (int i = 0; i < 4; ++i)
-              StoreVector<kStream>(p + i, _mm256_cvtepi32_epi64(quarters[i]));
+              StoreVector<kStore>(p + i, _mm256_cvtepi32_epi64(quarters[i]));
           });
     } else {
-      return RunBlocks<8, false, kStream>(in, out, n, eight);
+      return RunBlocks<8, Rounding::kCallersMode, kStore>(in, out, n, eight);
     }
   }
 };
@@ -1250,51 +1262,52 @@ struct BlockCast<From, int64_t, std::enable_if_t<block_internal::kIsFloatingSour
 // its elements one at a time.
 template <typename To>
 struct BlockCast<int64_t, To, std::enable_if_t<block_internal::kIsWideFloatDest<To>>> {
-  template <bool kStream = false>
+  template <blocks::Store kStore = blocks::Store::kOrdinary>
   static int64_t Run(const int64_t* in, To* out, int64_t n) {
     using namespace block_internal;
-    return RunBlocks<8, false, kStream>(in, out, n, [](const int64_t* block_in, To* block_out) {
-      const __m256i* p = reinterpret_cast<const __m256i*>(block_in);
-      const __m256i first = _mm256_loadu_si256(p);
-      const __m256i second = _mm256_loadu_si256(p + 1);
-      if (!AllSmallInt64(first, second)) {
-        for (int i = 0; i < 8; ++i) block_out[i] = Convert<To>(block_in[i]);
-        return;
-      }
-      const __m256d low = SmallInt64ToDouble4(first);
-      const __m256d high = SmallInt64ToDouble4(second);
-      if constexpr (std::is_same_v<To, double>) {
-        StoreVector<kStream>(block_out, low);
-        StoreVector<kStream>(block_out + 4, high);
-      } else if constexpr (std::is_same_v<To, float>) {
-        StoreVector<kStream>(block_out, Combine(_mm256_cvtpd_ps(low), _mm256_cvtpd_ps(high)));
-      } else if constexpr (std::is_same_v<To, Complex<float>>) {
-        // Elements (0,1 | 2,3) and (4,5 | 6,7) with zero imaginary parts.
-        const __m256 zero = _mm256_setzero_ps();
-        float* q = reinterpret_cast<float*>(block_out);
-        for (const __m256d half : {low, high}) {
-          const __m128 real = _mm256_cvtpd_ps(half);
-          StoreVector<kStream>(q, _mm_unpacklo_ps(real, _mm256_castps256_ps128(zero)));
-          StoreVector<kStream>(q + 4, _mm_unpackhi_ps(real, _mm256_castps256_ps128(zero)));
-          q += 8;
-        }
-      } else {
-        static_assert(std::is_same_v<To, Complex<double>>);
-        const __m256d zero = _mm256_setzero_pd();
-        double* q = reinterpret_cast<double*>(block_out);
-        for (const __m256d half : {low, high}) {
-          // (element 0 | element 2) and (element 1 | element 3), stored by
-          // 128-bit halves.
-          const __m256d even = _mm256_unpacklo_pd(half, zero);
-          const __m256d odd = _mm256_unpackhi_pd(half, zero);
-          StoreVector<kStream>(q, _mm256_castpd256_pd128(even));
-          StoreVector<kStream>(q + 2, _mm256_castpd256_pd128(odd));
-          StoreVector<kStream>(q + 4, _mm256_extractf128_pd(even, 1));
-          StoreVector<kStream>(q + 6, _mm256_extractf128_pd(odd, 1));
-          q += 8;
-        }
-      }
-    });
+    return RunBlocks<8, Rounding::kCallersMode, kStore>(
+        in, out, n, [](const int64_t* block_in, To* block_out) {
+          const __m256i* p = reinterpret_cast<const __m256i*>(block_in);
+          const __m256i first = _mm256_loadu_si256(p);
+          const __m256i second = _mm256_loadu_si256(p + 1);
+          if (!AllSmallInt64(first, second)) {
+            for (int i = 0; i < 8; ++i) block_out[i] = Convert<To>(block_in[i]);
+            return;
+          }
+          const __m256d low = SmallInt64ToDouble4(first);
+          const __m256d high = SmallInt64ToDouble4(second);
+          if constexpr (std::is_same_v<To, double>) {
+            StoreVector<kStore>(block_out, low);
+            StoreVector<kStore>(block_out + 4, high);
+          } else if constexpr (std::is_same_v<To, float>) {
+            StoreVector<kStore>(block_out, Combine(_mm256_cvtpd_ps(low), _mm256_cvtpd_ps(high)));
+          } else if constexpr (std::is_same_v<To, Complex<float>>) {
+            // Elements (0,1 | 2,3) and (4,5 | 6,7) with zero imaginary parts.
+            const __m256 zero = _mm256_setzero_ps();
+            float* q = reinterpret_cast<float*>(block_out);
+            for (const __m256d half : {low, high}) {
+              const __m128 real = _mm256_cvtpd_ps(half);
+              StoreVector<kStore>(q, _mm_unpacklo_ps(real, _mm256_castps256_ps128(zero)));
+              StoreVector<kStore>(q + 4, _mm_unpackhi_ps(real, _mm256_castps256_ps128(zero)));
+              q += 8;
+            }
+          } else {
+            static_assert(std::is_same_v<To, Complex<double>>);
+            const __m256d zero = _mm256_setzero_pd();
+            double* q = reinterpret_cast<double*>(block_out);
+            for (const __m256d half : {low, high}) {
+              // (element 0 | element 2) and (element 1 | element 3), stored by
+              // 128-bit halves.
+              const __m256d even = _mm256_unpacklo_pd(half, zero);
+              const __m256d odd = _mm256_unpackhi_pd(half, zero);
+              StoreVector<kStore>(q, _mm256_castpd256_pd128(even));
+              StoreVector<kStore>(q + 2, _mm256_castpd256_pd128(odd));
+              StoreVector<kStore>(q + 4, _mm256_extractf128_pd(even, 1));
+              StoreVector<kStore>(q + 6, _mm256_extractf128_pd(odd, 1));
+              q += 8;
+            }
+          }
+        });
   }
 };
 
@@ -1304,21 +1317,22 @@ struct BlockCast<int64_t, To, std::enable_if_t<block_internal::kIsWideFloatDest<
 // (docs/tuning.md), so there Run converts nothing.
 template <typename From, typename To>
 struct BlockCast<From, To, std::enable_if_t<block_internal::kIsRealPartCast<From, To>>> {
-  template <bool kStream = false>
+  template <blocks::Store kStore = blocks::Store::kOrdinary>
   static int64_t Run(const From* in, To* out, int64_t n) {
     using namespace block_internal;
-    if constexpr (!kStream && std::is_same_v<To, float>) return 0;
-    return RunBlocks<8, false, kStream>(in, out, n, [](const From* block_in, To* block_out) {
-      if constexpr (std::is_same_v<To, double>) {
-        const Double8 real = LoadDouble8(block_in);
-        StoreVector<kStream>(block_out, real.low);
-        StoreVector<kStream>(block_out + 4, real.high);
-      } else {
-        const double* p = reinterpret_cast<const double*>(block_in);
-        StoreVector<kStream>(block_out, Combine(NarrowedDoubleParts4<0>(p, DoubleToFloat4),
-                                                NarrowedDoubleParts4<0>(p + 8, DoubleToFloat4)));
-      }
-    });
+    if constexpr (kStore == Store::kOrdinary && std::is_same_v<To, float>) return 0;
+    return RunBlocks<8, Rounding::kCallersMode, kStore>(
+        in, out, n, [](const From* block_in, To* block_out) {
+          if constexpr (std::is_same_v<To, double>) {
+            const Double8 real = LoadDouble8(block_in);
+            StoreVector<kStore>(block_out, real.low);
+            StoreVector<kStore>(block_out + 4, real.high);
+          } else {
+            const double* p = reinterpret_cast<const double*>(block_in);
+            StoreVector<kStore>(block_out, Combine(NarrowedDoubleParts4<0>(p, DoubleToFloat4),
+                                                   NarrowedDoubleParts4<0>(p + 8, DoubleToFloat4)));
+          }
+        });
   }
 };
 
@@ -1332,9 +1346,9 @@ struct BlockCast<
     Complex<FromPart>, Complex<ToPart>,
     std::enable_if_t<(std::is_same_v<FromPart, Float16> ||
                       std::is_same_v<ToPart, Float16>)&&!std::is_same_v<FromPart, ToPart>>> {
-  template <bool kStream = false>
+  template <blocks::Store kStore = blocks::Store::kOrdinary>
   static int64_t Run(const Complex<FromPart>* in, Complex<ToPart>* out, int64_t n) {
-    return BlockCast<FromPart, ToPart>::template Run<kStream>(
+    return BlockCast<FromPart, ToPart>::template Run<kStore>(
                reinterpret_cast<const FromPart*>(in), reinterpret_cast<ToPart*>(out), 2 * n) /
            2;
   }

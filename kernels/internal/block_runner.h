@@ -31,6 +31,18 @@ namespace oneflow_promote::cast_internal::blocks {
 
 #define ONEFLOW_PROMOTE_BLOCK_INLINE static inline __attribute__((always_inline))
 
+// How a block writes its destination: ordinary stores, through the caches,
+// or non-temporal (streaming) stores, to memory.
+enum class Store { kOrdinary, kStreaming };
+
+// The rounding mode a run of blocks converts under: the calling thread's
+// own, left as it is, or round-toward-zero, set for the run.
+enum class Rounding { kCallersMode, kTowardZero };
+
+// Where a prefetch brings its lines: into every cache level, or with the
+// non-temporal hint that keeps them out of the outer ones.
+enum class PrefetchHint { kAllLevels, kNonTemporal };
+
 // Pair classes the rules below name.
 template <typename T>
 inline constexpr bool kIsNarrowFloatDest =
@@ -111,12 +123,13 @@ class RoundTowardZero {
 #endif
 
 // Asks for the source lines kAhead bytes past a block of kBlockBytes at in,
-// into every cache level, or with the non-temporal hint that keeps them out
-// of the outer ones; for blocks smaller than a line, only for the block that
+// where kHint says; for blocks smaller than a line, only for the block that
 // starts each line (offset_bytes from the start of the run).
-template <int64_t kBlockBytes, int64_t kAhead = kPrefetchAheadBytes, bool kNonTemporal = false>
+template <int64_t kBlockBytes, int64_t kAhead = kPrefetchAheadBytes,
+          PrefetchHint kHint = PrefetchHint::kAllLevels>
 ONEFLOW_PROMOTE_BLOCK_INLINE void PrefetchAhead(const void* in, int64_t offset_bytes) {
-  constexpr int kLocality = kNonTemporal ? 0 : 3;  // prefetchnta : prefetcht0 on x86
+  // On x86, prefetchnta for kNonTemporal and prefetcht0 for kAllLevels.
+  constexpr int kLocality = kHint == PrefetchHint::kNonTemporal ? 0 : 3;
   // Prefetches never fault, so reaching past the source's end is harmless
   // (the address is formed as an integer, never as a pointer past it).
   const char* ahead = reinterpret_cast<const char*>(reinterpret_cast<uintptr_t>(in) + kAhead);
@@ -205,16 +218,16 @@ bool ForwardLoadsWaitOnStores(const From* in, const To* out) {
 }
 
 // Calls block(in + i, out + i) for i = 0, kWidth, 2 kWidth, ... while
-// kWidth elements remain, under round-toward-zero when kTowardZero; returns
-// how many it converted. Streaming runs (the destination is written with
-// non-temporal stores, to memory) prefetch their source ahead where
-// kPrefetchesAhead, since one core keeps too few misses in flight for the
-// hardware prefetchers alone; those of kReadsInStreams pairs go through
-// kReadStreams equal parts of whole turns in rotation, a turn of each at a
-// time, before the rest. Streaming runs whose ForwardLoadsWaitOnStores walk
-// the same streams, turns and blocks from last to first instead, without
-// prefetching, which beat a forward walk with ordinary stores.
-template <int kWidth, bool kTowardZero, bool kStream, typename From, typename To, typename Block>
+// kWidth elements remain, under kRounding; returns how many it converted.
+// Streaming runs (the destination is written with non-temporal stores, to
+// memory) prefetch their source ahead where kPrefetchesAhead, since one
+// core keeps too few misses in flight for the hardware prefetchers alone;
+// those of kReadsInStreams pairs go through kReadStreams equal parts of
+// whole turns in rotation, a turn of each at a time, before the rest.
+// Streaming runs whose ForwardLoadsWaitOnStores walk the same streams,
+// turns and blocks from last to first instead, without prefetching, which
+// beat a forward walk with ordinary stores.
+template <int kWidth, Rounding kRounding, Store kStore, typename From, typename To, typename Block>
 ONEFLOW_PROMOTE_BLOCK_INLINE int64_t RunBlocks(const From* in, To* out, int64_t n, Block block) {
   constexpr int64_t kBlockBytes = kWidth * static_cast<int64_t>(sizeof(From));
   constexpr int64_t kTurn = std::max<int64_t>(kStreamTurnBytes / kBlockBytes, 1) * kWidth;
@@ -222,10 +235,10 @@ ONEFLOW_PROMOTE_BLOCK_INLINE int64_t RunBlocks(const From* in, To* out, int64_t 
   // pairs, which slowed them (docs/tuning.md, RunBlocks).
   const auto blocks = [&](int64_t begin, int64_t end) __attribute__((always_inline)) {
     for (int64_t i = begin; i < end; i += kWidth) {
-      if constexpr (kStream && kPrefetchesNextTurn<From, To>) {
-        PrefetchAhead<kBlockBytes, kStreamTurnBytes, true>(in + i,
-                                                           i * static_cast<int64_t>(sizeof(From)));
-      } else if constexpr (kStream && kPrefetchesAhead<From, To>) {
+      if constexpr (kStore == Store::kStreaming && kPrefetchesNextTurn<From, To>) {
+        PrefetchAhead<kBlockBytes, kStreamTurnBytes, PrefetchHint::kNonTemporal>(
+            in + i, i * static_cast<int64_t>(sizeof(From)));
+      } else if constexpr (kStore == Store::kStreaming && kPrefetchesAhead<From, To>) {
         PrefetchAhead<kBlockBytes>(in + i, i * static_cast<int64_t>(sizeof(From)));
       }
       block(in + i, out + i);
@@ -236,11 +249,12 @@ ONEFLOW_PROMOTE_BLOCK_INLINE int64_t RunBlocks(const From* in, To* out, int64_t 
   };
   const auto run = [&] {
     const int64_t end = n / kWidth * kWidth;
-    const int64_t streams = kStream && (kReadsInStreams<From, To> || sizeof(From) == sizeof(To))
-                                ? kReadStreams<From, To>
-                                : 1;
+    const int64_t streams =
+        kStore == Store::kStreaming && (kReadsInStreams<From, To> || sizeof(From) == sizeof(To))
+            ? kReadStreams<From, To>
+            : 1;
     const int64_t part = n / streams / kTurn * kTurn;
-    if (kStream && ForwardLoadsWaitOnStores(in, out)) {
+    if (kStore == Store::kStreaming && ForwardLoadsWaitOnStores(in, out)) {
       blocks_downwards(streams * part, end);
       for (int64_t turn = part - kTurn; turn >= 0; turn -= kTurn) {
         for (int64_t stream = 0; stream < streams; ++stream) {
@@ -249,7 +263,7 @@ ONEFLOW_PROMOTE_BLOCK_INLINE int64_t RunBlocks(const From* in, To* out, int64_t 
       }
       return end;
     }
-    if constexpr (kStream && kReadsInStreams<From, To>) {
+    if constexpr (kStore == Store::kStreaming && kReadsInStreams<From, To>) {
       for (int64_t turn = 0; turn < part; turn += kTurn) {
         for (int64_t stream = 0; stream < streams; ++stream) {
           blocks(stream * part + turn, stream * part + turn + kTurn);
@@ -261,13 +275,25 @@ ONEFLOW_PROMOTE_BLOCK_INLINE int64_t RunBlocks(const From* in, To* out, int64_t 
     }
     return end;
   };
-  if constexpr (kTowardZero) {
+  if constexpr (kRounding == Rounding::kTowardZero) {
     const RoundTowardZero mode;
     return run();
   } else {
     return run();
   }
 }
+
+// The BlockCast<From, To> of pairs without hand-written blocks (every pair
+// of an instruction set that has none): converts nothing, leaving the pair
+// to the compiler's loop over convert.h.
+template <typename From, typename To>
+struct NoBlockCast {
+  static constexpr bool kConvertsNothing = true;
+  template <Store kStore = Store::kOrdinary>
+  static int64_t Run(const From*, To*, int64_t) {
+    return 0;
+  }
+};
 
 #if defined(__SSE2__)
 // Writes kBytes from `from` to the aligned `to` with non-temporal stores,
@@ -290,8 +316,8 @@ ONEFLOW_PROMOTE_BLOCK_INLINE void StreamOut(const void* from, void* to) {
 }
 
 // Blocks of the compiler's own loop over Convert, for the pairs without
-// hand-written blocks: they need blocks only to stream, so Run<false>
-// converts nothing and leaves the run to that loop.
+// hand-written blocks: they need blocks only to stream, so
+// Run<Store::kOrdinary> converts nothing and leaves the run to that loop.
 // Each block converts into a local array, which the compiler keeps in
 // registers, and streams it out; at least a cache line of destination and
 // 32 bytes of source a block (docs/tuning.md, LoopBlockCast).
@@ -299,21 +325,22 @@ template <typename From, typename To>
 struct LoopBlockCast {
   static constexpr int kWidth = static_cast<int>(std::max(64 / sizeof(To), 32 / sizeof(From)));
 
-  template <bool kStream = false>
+  template <Store kStore = Store::kOrdinary>
   static int64_t Run(const From* in, To* out, int64_t n) {
-    if constexpr (!kStream) {
+    if constexpr (kStore == Store::kOrdinary) {
       return 0;
     } else {
-      return RunBlocks<kWidth, false, true>(in, out, n, [](const From* block_in, To* block_out) {
-        alignas(64) To converted[kWidth];
-        // Kept a loop until the vectorizer has seen it: unrolled first, as
-        // GCC 12 does loops this short, the conversions to complex were
-        // left to the straight-line vectorizer, which converted them one
-        // element at a time.
+      return RunBlocks<kWidth, Rounding::kCallersMode, Store::kStreaming>(
+          in, out, n, [](const From* block_in, To* block_out) {
+            alignas(64) To converted[kWidth];
 #pragma GCC unroll 1
-        for (int i = 0; i < kWidth; ++i) converted[i] = Convert<To>(block_in[i]);
-        StreamOut<kWidth * sizeof(To)>(converted, block_out);
-      });
+            // Kept a loop until the vectorizer has seen it: unrolled first,
+            // as GCC 12 does loops this short, the conversions to complex
+            // were left to the straight-line vectorizer, which converted
+            // them one element at a time.
+            for (int i = 0; i < kWidth; ++i) converted[i] = Convert<To>(block_in[i]);
+            StreamOut<kWidth * sizeof(To)>(converted, block_out);
+          });
     }
   }
 };

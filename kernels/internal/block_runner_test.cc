@@ -16,11 +16,11 @@
 namespace oneflow_promote::cast_internal::blocks {
 namespace {
 
-// Runs RunBlocks<kWidth, no rounding change, kStream> over n elements whose
+// Runs RunBlocks<kWidth, Rounding::kCallersMode, kStore> over n elements whose
 // destination starts out_offset_bytes past the source's start in one
 // buffer (the block only counts, so the two ranges may overlap), and checks
 // that it visits each whole block once, in place, and returns their length.
-template <int kWidth, bool kStream, typename From, typename To>
+template <int kWidth, Store kStore, typename From, typename To>
 void ExpectEachBlockOnce(int64_t n, int64_t out_offset_bytes) {
   std::vector<unsigned char> storage(
       static_cast<size_t>(out_offset_bytes + n * sizeof(To) + n * sizeof(From) + 64));
@@ -28,8 +28,8 @@ void ExpectEachBlockOnce(int64_t n, int64_t out_offset_bytes) {
   auto* out = reinterpret_cast<To*>(storage.data() + out_offset_bytes);
   std::vector<int> visits(static_cast<size_t>(n), 0);
   int64_t strays = 0;
-  const int64_t converted =
-      RunBlocks<kWidth, false, kStream>(in, out, n, [&](const From* block_in, To* block_out) {
+  const int64_t converted = RunBlocks<kWidth, Rounding::kCallersMode, kStore>(
+      in, out, n, [&](const From* block_in, To* block_out) {
         const int64_t i = block_in - in;
         if (block_out - out != i || i % kWidth != 0 || i < 0 || i + kWidth > n) {
           ++strays;
@@ -75,10 +75,10 @@ std::vector<int64_t> EdgeLengths() {
 template <int kWidth, typename From, typename To>
 void ExpectEachBlockOnceOnEveryWalk() {
   for (const int64_t n : EdgeLengths<kWidth, From, To>()) {
-    ExpectEachBlockOnce<kWidth, false, From, To>(n, 4096);
-    ExpectEachBlockOnce<kWidth, true, From, To>(n, 4096);
+    ExpectEachBlockOnce<kWidth, Store::kOrdinary, From, To>(n, 4096);
+    ExpectEachBlockOnce<kWidth, Store::kStreaming, From, To>(n, 4096);
     // 48 bytes ahead modulo 4 KiB: same-size pairs walk downwards.
-    ExpectEachBlockOnce<kWidth, true, From, To>(n, 3 * 4096 + 48);
+    ExpectEachBlockOnce<kWidth, Store::kStreaming, From, To>(n, 3 * 4096 + 48);
   }
 }
 
@@ -124,7 +124,7 @@ void ExpectLoopBlocksConvert(const std::vector<From>& source) {
                                   (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64));
   using Blocks = LoopBlockCast<From, To>;
   EXPECT_EQ(Blocks::Run(source.data(), out, n), 0);
-  const int64_t converted = Blocks::template Run<true>(source.data(), out, n);
+  const int64_t converted = Blocks::template Run<Store::kStreaming>(source.data(), out, n);
   _mm_sfence();
   constexpr int64_t kWidth = Blocks::kWidth;
   EXPECT_EQ(converted, n / kWidth * kWidth);

@@ -67,18 +67,6 @@ inline constexpr int64_t kPrefetchAheadBytes = 2048;
 // their blocks' 32-byte non-temporal stores are aligned.
 inline constexpr int64_t kStreamAlignment = 32;
 
-// The BlockCast<From, To> of pairs without hand-written blocks (every pair
-// of an instruction set that has none): converts nothing, leaving the pair
-// to the compiler's loop over convert.h.
-template <typename From, typename To>
-struct NoBlockCast {
-  static constexpr bool kConvertsNothing = true;
-  template <bool kStream = false>
-  static int64_t Run(const From*, To*, int64_t) {
-    return 0;
-  }
-};
-
 // Converts elements [begin, end) of contiguous buffers.
 using ContiguousCastFn = void (*)(const void* src, void* dst, int64_t begin, int64_t end);
 // Converts rows [row_begin, row_end) of a strided source (rows of

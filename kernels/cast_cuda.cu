@@ -24,7 +24,8 @@ namespace oneflow_promote::cast_internal {
 namespace {
 
 CudaResult Result(cudaError_t error) {
-  return error == cudaSuccess ? CudaResult{} : CudaResult{error, cudaGetErrorString(error)};
+  return error == cudaSuccess ? CudaResult{}
+                              : CudaResult{CudaOutcome::kRuntimeError, cudaGetErrorString(error)};
 }
 
 // Converts N elements; the specializations use paired hardware conversions

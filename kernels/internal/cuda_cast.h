@@ -12,15 +12,18 @@
 
 namespace oneflow_promote::cast_internal {
 
-// A CUDA runtime outcome: code 0 is success, kNoCudaKernel a dtype or op
-// the library has no CUDA kernel for, anything else a cudaError_t; with its
-// message.
-inline constexpr int kNoCudaKernel = -1;
+// What a CUDA call came to.
+enum class CudaOutcome {
+  kOk,
+  kNoKernel,      // a dtype or op the library has no CUDA kernel for
+  kRuntimeError,  // an error of the CUDA runtime
+};
 
+// The outcome, and unless kOk its message.
 struct CudaResult {
-  int code = 0;
+  CudaOutcome outcome = CudaOutcome::kOk;
   const char* message = "";
-  [[nodiscard]] bool ok() const { return code == 0; }
+  [[nodiscard]] bool ok() const { return outcome == CudaOutcome::kOk; }
 };
 
 // Queues n contiguous conversions on `stream`; from != to.

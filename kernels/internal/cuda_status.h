@@ -5,18 +5,24 @@
 #ifndef ONEFLOW_PROMOTE_KERNELS_INTERNAL_CUDA_STATUS_H_
 #define ONEFLOW_PROMOTE_KERNELS_INTERNAL_CUDA_STATUS_H_
 
+#include <string>
+#include <utility>
+
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "kernels/internal/cuda_cast.h"
 
 namespace oneflow_promote::cast_internal {
 
-// OK, or an internal error reading "<context...>: <CUDA's message>". The
-// context is formatted only on failure.
+// OK, or an error reading "<context...>: <message>": unimplemented for a
+// missing kernel, internal for the CUDA runtime's. The context is formatted
+// only on failure.
 template <typename... Context>
 absl::Status CudaStatus(const CudaResult& result, const Context&... context) {
   if (result.ok()) return absl::OkStatus();
-  return absl::InternalError(absl::StrCat(context..., ": ", result.message));
+  std::string message = absl::StrCat(context..., ": ", result.message);
+  return result.outcome == CudaOutcome::kNoKernel ? absl::UnimplementedError(std::move(message))
+                                                  : absl::InternalError(std::move(message));
 }
 
 }  // namespace oneflow_promote::cast_internal

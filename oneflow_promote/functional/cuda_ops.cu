@@ -15,9 +15,9 @@
 namespace oneflow_promote::cuda_ops_internal {
 namespace {
 
+using cast_internal::CudaOutcome;
 using cast_internal::CudaResult;
 using cast_internal::DeviceConvert;
-using cast_internal::kNoCudaKernel;
 using cast_internal::LoadPack;
 using cast_internal::Pack;
 using cast_internal::StorePack;
@@ -26,7 +26,7 @@ using namespace op_math_internal;  // NOLINT: the element functions
 
 CudaResult Result(cudaError_t status) {
   return status == cudaSuccess ? CudaResult{}
-                               : CudaResult{static_cast<int>(status), cudaGetErrorString(status)};
+                               : CudaResult{CudaOutcome::kRuntimeError, cudaGetErrorString(status)};
 }
 
 // An element (or kElementsPerThread of them) of an operand stored as another
@@ -293,7 +293,8 @@ KernelFn SelectKernel(Op op, DType compute) {
 CudaResult CudaElementwise(const CudaElementwiseArgs& args, int ordinal, void* stream_handle) {
   const cudaStream_t stream = static_cast<cudaStream_t>(stream_handle);
   const KernelFn kernel = SelectKernel(args.op, args.compute);
-  if (kernel == nullptr) return {kNoCudaKernel, "no CUDA kernel for this op and compute dtype"};
+  if (kernel == nullptr)
+    return {CudaOutcome::kNoKernel, "no CUDA kernel for this op and compute dtype"};
   if (args.numel == 0) return {};
   int previous = 0;
   if (CudaResult r = Result(cudaGetDevice(&previous)); !r.ok()) return r;
@@ -390,7 +391,7 @@ CudaResult CudaReduceAll(Op op, DType dtype, const void* in, int64_t n, void* ou
   return VisitDType(dtype, [&](auto tag) -> CudaResult {
     using T = typename decltype(tag)::type;
     if constexpr (!kAccumulates<T>) {
-      return {kNoCudaKernel, "no CUDA reduction for this dtype"};
+      return {CudaOutcome::kNoKernel, "no CUDA reduction for this dtype"};
     } else {
       return OnDevice(ordinal, [&] {
         const T* x = static_cast<const T*>(in);
@@ -413,7 +414,7 @@ CudaResult CudaCumsum(DType dtype, const void* in, void* out, int64_t outer, int
   return VisitDType(dtype, [&](auto tag) -> CudaResult {
     using T = typename decltype(tag)::type;
     if constexpr (!kAccumulates<T>) {
-      return {kNoCudaKernel, "no CUDA cumsum for this dtype"};
+      return {CudaOutcome::kNoKernel, "no CUDA cumsum for this dtype"};
     } else {
       return OnDevice(ordinal, [&] {
         const int64_t lines = outer * inner;
@@ -432,7 +433,7 @@ CudaResult CudaDot(DType dtype, const void* a, int64_t stride_a, const void* b, 
   return VisitDType(dtype, [&](auto tag) -> CudaResult {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, bool>) {
-      return {kNoCudaKernel, "no CUDA dot for this dtype"};
+      return {CudaOutcome::kNoKernel, "no CUDA dot for this dtype"};
     } else {
       return OnDevice(ordinal, [&] {
         ReduceKernel<T, false, true><<<1, kReduceThreads, 0, stream>>>(

@@ -299,8 +299,8 @@ absl::Status CudaElementwise(Op op, DType compute, absl::Span<const Tensor> inpu
   }
   const cast_internal::CudaResult result =
       cuda_ops_internal::CudaElementwise(args, out.device().ordinal, stream);
-  if (result.code == -1) {
-    return absl::InternalError(
+  if (result.outcome == cast_internal::CudaOutcome::kNoKernel) {
+    return absl::UnimplementedError(
         absl::StrCat("no CUDA kernel for ", functional::OpName(op), " in ", Name(compute)));
   }
   if (!result.ok()) {

@@ -63,6 +63,17 @@ absl::StatusOr<int64_t> CheckedElementCount(DType dtype, absl::Span<const int64_
 
 }  // namespace
 
+Tensor Tensor::Unbacked(DType dtype, absl::Span<const int64_t> shape, int64_t count,
+                        const Device& device) {
+  Tensor tensor;
+  tensor.dtype_ = dtype;
+  tensor.shape_.assign(shape.begin(), shape.end());
+  tensor.strides_ = ContiguousStrides(shape);
+  tensor.buffer_bytes_ = std::max<int64_t>(count * static_cast<int64_t>(ItemSize(dtype)), 1);
+  tensor.device_ = Device{device.kind, device.ordinal, nullptr, 0};
+  return tensor;
+}
+
 absl::StatusOr<Tensor> Tensor::View(void* data, DType dtype, absl::Span<const int64_t> shape,
                                     Device device) {
   ASSIGN_OR_RETURN(int64_t count, CheckedElementCount(dtype, shape));
@@ -82,12 +93,7 @@ absl::StatusOr<Tensor> Tensor::View(void* data, DType dtype, absl::Span<const in
   if (device.kind == Device::Kind::kCuda && count > 0) {
     RETURN_IF_ERROR(CheckCudaMemory(data, device.ordinal, "Tensor::View: the data"));
   }
-  Tensor tensor;
-  tensor.dtype_ = dtype;
-  tensor.shape_.assign(shape.begin(), shape.end());
-  tensor.strides_ = ContiguousStrides(shape);
-  tensor.buffer_bytes_ = std::max<int64_t>(count * static_cast<int64_t>(ItemSize(dtype)), 1);
-  tensor.device_ = Device{device.kind, device.ordinal, nullptr, 0};
+  Tensor tensor = Unbacked(dtype, shape, count, device);
   // Not owned: a pointer with no owner (shared_ptr's aliasing constructor),
   // so making the view allocates nothing; the caller keeps the memory alive.
   tensor.buffer_ =
@@ -98,12 +104,7 @@ absl::StatusOr<Tensor> Tensor::View(void* data, DType dtype, absl::Span<const in
 absl::StatusOr<Tensor> Tensor::Allocate(DType dtype, absl::Span<const int64_t> shape, bool zero,
                                         Device device) {
   ASSIGN_OR_RETURN(const int64_t count, CheckedElementCount(dtype, shape));
-  Tensor tensor;
-  tensor.dtype_ = dtype;
-  tensor.shape_.assign(shape.begin(), shape.end());
-  tensor.strides_ = ContiguousStrides(shape);
-  tensor.buffer_bytes_ = std::max<int64_t>(count * static_cast<int64_t>(ItemSize(dtype)), 1);
-  tensor.device_ = Device{device.kind, device.ordinal, nullptr, 0};
+  Tensor tensor = Unbacked(dtype, shape, count, device);
   if (device.kind == Device::Kind::kCuda) {
     if (zero) return absl::UnimplementedError("Tensor::Zeros on a CUDA device");
     ASSIGN_OR_RETURN(tensor.buffer_,

@@ -116,6 +116,10 @@ class Tensor {
  private:
   static absl::StatusOr<Tensor> Allocate(DType dtype, absl::Span<const int64_t> shape, bool zero,
                                          Device device = Device::Cpu());
+  // The contiguous layout of `count` elements on `device` (stream left
+  // unset), with no buffer yet.
+  static Tensor Unbacked(DType dtype, absl::Span<const int64_t> shape, int64_t count,
+                         const Device& device);
 
   std::shared_ptr<std::byte[]> buffer_;
   int64_t buffer_bytes_ = 0;

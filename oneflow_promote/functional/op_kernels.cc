@@ -450,7 +450,9 @@ namespace {
 #if !ONEFLOW_PROMOTE_HAVE_CUDA
 // Without the toolkit no tensor can be on a device; these keep one code path.
 namespace cuda_ops_internal {
-inline cast_internal::CudaResult Unavailable() { return {-2, "built without CUDA"}; }
+inline cast_internal::CudaResult Unavailable() {
+  return {cast_internal::CudaOutcome::kNoKernel, "built without CUDA"};
+}
 inline cast_internal::CudaResult CudaReduceAll(Op, DType, const void*, int64_t, void*, int, void*) {
   return Unavailable();
 }

@@ -297,16 +297,9 @@ absl::Status CudaElementwise(Op op, DType compute, absl::Span<const Tensor> inpu
       args.inputs[i].strides[offset + k] = input.shape()[k] == 1 ? 0 : input.strides()[k];
     }
   }
-  const cast_internal::CudaResult result =
-      cuda_ops_internal::CudaElementwise(args, out.device().ordinal, stream);
-  if (result.outcome == cast_internal::CudaOutcome::kNoKernel) {
-    return absl::UnimplementedError(
-        absl::StrCat("no CUDA kernel for ", functional::OpName(op), " in ", Name(compute)));
-  }
-  if (!result.ok()) {
-    return absl::InternalError(absl::StrCat("CUDA ", functional::OpName(op), ": ", result.message));
-  }
-  return absl::OkStatus();
+  return cast_internal::CudaStatus(
+      cuda_ops_internal::CudaElementwise(args, out.device().ordinal, stream), "CUDA ",
+      functional::OpName(op), " in ", Name(compute));
 }
 
 }  // namespace

@@ -254,6 +254,15 @@ ONEFLOW_PROMOTE_OPS_INLINE M ComplexDivide(M x, M y) {
   return M(std::fma(a, rat, b) * scl, std::fma(b, rat, -a) * scl);
 }
 
+// (a + bi) * (c + di) as PyTorch's CPU and CUDA kernels compute it:
+// (ac - bd, ad + bc), with none of the C99 Annex G recovery of
+// std::complex's operator*, so that (inf+infj) * (inf+nanj) is nan+nanj
+// there too.
+template <typename M>
+ONEFLOW_PROMOTE_OPS_INLINE M ComplexMultiply(M x, M y) {
+  return M(x.real() * y.real() - x.imag() * y.imag(), x.real() * y.imag() + x.imag() * y.real());
+}
+
 // alpha * b for complex b as PyTorch's add and sub compute it (a + alpha * b
 // with alpha = 1 or -1, multiplied out in full), so that an infinite part
 // gives a NaN partner exactly where PyTorch's does: 0j + inf is (inf, nan).
@@ -322,6 +331,8 @@ ONEFLOW_PROMOTE_OPS_INLINE auto Binary(M a, M b, bool& zero_division) {
       return M(a && b);
     else if constexpr (kIsInt<M>)
       return WrapMul(a, b);
+    else if constexpr (IsStdComplex<M>::value)
+      return ComplexMultiply(a, b);
     else
       return M(a * b);
   } else if constexpr (kOp == Op::kDiv) {

@@ -162,25 +162,77 @@ void WriteInto(const at::Tensor& result, const at::Tensor& destination,
   destination.copy_(converted);
 }
 
-// add and sub with alpha other than 1: self op (alpha * other), the
-// product in the op's opmath dtype, as PyTorch's kernel computes it, into
-// `target` (of dtype opmath).
-void RunWithAlpha(const OpCall& call, const OpDTypes& dtypes, absl::Span<const Tensor> views,
+// How add and sub with alpha other than 1 run, self op (alpha * other), to
+// give torch's bits: the dtype both steps compute in, and alpha as that
+// dtype's kernel takes it.
+struct AlphaSteps {
+  DType dtype;
+  c10::Scalar alpha;
+};
+
+// Whether every tensor operand converts exactly into float32.
+bool FitsFloat32(absl::Span<const Tensor> views) {
+  for (const Tensor& view : views) {
+    switch (view.dtype()) {
+      case DType::kBool:
+      case DType::kUInt8:
+      case DType::kInt8:
+      case DType::kInt16:
+      case DType::kFloat16:
+      case DType::kBFloat16:
+      case DType::kFloat32:
+        continue;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+AlphaSteps AlphaStepsOf(const OpCall& call, const OpDTypes& dtypes, absl::Span<const Tensor> views,
+                        const c10::Device& device) {
+  const c10::Scalar& alpha = *call.alpha;
+  // PyTorch's CPU kernel (ufunc/add.h) takes alpha in the compute dtype.
+  // For float16 and bfloat16 its scalar loop, which runs every element of
+  // a tensor under 64 and a contiguous run's last ones, computes in Half
+  // and BFloat16 arithmetic: alpha * other rounds to the dtype, then the
+  // sum does.
+  if (device.is_cpu() && dtypes.result == DType::kFloat16) {
+    return {DType::kFloat16, c10::Scalar(static_cast<double>(static_cast<float>(
+                                 c10::Half(static_cast<float>(alpha.toDouble())))))};
+  }
+  if (device.is_cpu() && dtypes.result == DType::kBFloat16) {
+    return {DType::kBFloat16, c10::Scalar(static_cast<double>(static_cast<float>(
+                                  c10::BFloat16(static_cast<float>(alpha.toDouble())))))};
+  }
+  // float32: both of PyTorch's loops fuse the multiply-add (fmadd, and the
+  // compiler's contraction of self + alpha * other); float64 steps give the
+  // same, rounded once into float32, where the operands hold float32
+  // values (the product is exact in float64).
+  if (dtypes.result == DType::kFloat32 && FitsFloat32(views)) {
+    return {DType::kFloat64,
+            c10::Scalar(static_cast<double>(static_cast<float>(alpha.toDouble())))};
+  }
+  return {dtypes.opmath, alpha};
+}
+
+// add and sub with alpha other than 1: self op (alpha * other) in
+// `steps.dtype`, into `target` (of that dtype).
+void RunWithAlpha(const OpCall& call, const AlphaSteps& steps, absl::Span<const Tensor> views,
                   const at::Tensor& target, const functional::OpOptions& options) {
-  const DType opmath = dtypes.opmath;
-  const OpDTypes in_opmath = {opmath, opmath, opmath};
+  const OpDTypes in_steps = {steps.dtype, steps.dtype, steps.dtype};
   const Tensor& other = views[1];
   const at::Tensor scaled = at::empty(
       at::IntArrayRef(other.shape().data(), other.shape().size()),
       target.options().device(other.is_cuda() ? c10::Device(c10::kCUDA, other.device().ordinal)
                                               : c10::Device(c10::kCPU)));
   Tensor scaled_view = ViewOf(scaled, 1);
-  const Tensor product_inputs[] = {views[1], Tensor::WrappedNumber(ScalarOperand(*call.alpha))};
-  ThrowIfError(functional::CallOutWithDTypes(functional::Op::kMul, product_inputs, in_opmath,
+  const Tensor product_inputs[] = {views[1], Tensor::WrappedNumber(ScalarOperand(steps.alpha))};
+  ThrowIfError(functional::CallOutWithDTypes(functional::Op::kMul, product_inputs, in_steps,
                                              scaled_view, options));
   const Tensor sum_inputs[] = {views[0], scaled_view};
   Tensor target_view = ViewOf(target, views.size());
-  ThrowIfError(functional::CallOutWithDTypes(call.op, sum_inputs, in_opmath, target_view, options));
+  ThrowIfError(functional::CallOutWithDTypes(call.op, sum_inputs, in_steps, target_view, options));
 }
 
 }  // namespace
@@ -270,7 +322,9 @@ at::Tensor RunOnDevice(const OpCall& call) {
     views.push_back(ViewOf(t, i));
   }
   const bool alpha = call.alpha.has_value() && !IsOne(*call.alpha);
-  const DType kernel_dtype = alpha ? dtypes.opmath : dtypes.result;
+  std::optional<AlphaSteps> alpha_steps;
+  if (alpha) alpha_steps = AlphaStepsOf(call, dtypes, views, device);
+  const DType kernel_dtype = alpha ? alpha_steps->dtype : dtypes.result;
   // The kernel writes into the destination itself where it can: its dtype,
   // contiguous. Elsewhere into a new tensor, converted once into it.
   const bool direct =
@@ -278,7 +332,7 @@ at::Tensor RunOnDevice(const OpCall& call) {
   const at::Tensor target = direct ? destination : Empty(shape, TorchType(kernel_dtype), device);
   const at::Tensor kernel_target = flatten ? target.view(-1) : target;
   if (alpha) {
-    RunWithAlpha(call, dtypes, views, kernel_target, options);
+    RunWithAlpha(call, *alpha_steps, views, kernel_target, options);
   } else {
     Tensor target_view = ViewOf(kernel_target, views.size());
     ThrowIfError(functional::CallOutWithDTypes(call.op, views, dtypes, target_view, options));

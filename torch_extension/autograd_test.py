@@ -25,6 +25,9 @@ DIFFERENTIABLE = [
     ("remainder", {}), ("maximum", {}), ("minimum", {}), ("atan2", {}),
 ]
 REAL_ONLY = {"remainder", "maximum", "minimum", "atan2"}
+# Where torch takes a Python number for other, and for self.
+SCALAR_OTHER = {"add", "sub", "mul", "div", "remainder"}
+SCALAR_SELF = {"add", "sub", "mul", "div"}  # remainder's: no derivative, as in torch
 NOT_DIFFERENTIABLE = ["eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or",
                       "logical_xor"]
 
@@ -58,7 +61,12 @@ def test_gradcheck_and_gradgradcheck(op, kwargs, dtype):
     a = leaf(away_from_steps((3, 4), dtype, 1))
     b = leaf(away_from_steps((4,), dtype, 2))
     fn = getattr(ours, op)
-    for args, what in (((a, b), "tensor, broadcast row"), ((a, 1.75), "Python scalar")):
+    cases = [((a, b), "tensor, broadcast row")]
+    if op in SCALAR_OTHER:
+        cases.append(((a, 1.75), "Python scalar"))
+    if op in SCALAR_SELF:
+        cases.append(((1.75, b), "Python scalar self"))
+    for args, what in cases:
         f = lambda *t: fn(*t, **kwargs)  # noqa: E731
         assert gradcheck(f, args), (op, what)
         assert gradgradcheck(f, args), (op, what)

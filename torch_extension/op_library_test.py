@@ -29,10 +29,33 @@ COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", 
 
 
 def every_overload():
+    """Every overload with a tensor operand (the Scalar_Scalar ones, for
+    add(2.5, 3), wrap their numbers and call the Tensor overload, as a
+    CompositeImplicitAutograd kernel)."""
     for name in BINARY_OPS + [op + "_" for op in IN_PLACE_OPS] + ["where"]:
         packet = getattr(ours, name)
         for overload in packet.overloads():
-            yield getattr(packet, overload)
+            if not overload.startswith("Scalar_Scalar"):
+                yield getattr(packet, overload)
+
+
+def test_scalar_scalar_overloads_wrap_numbers():
+    for op in ("add", "sub", "mul", "div", "floor_divide"):
+        overload = getattr(ours, op).Scalar_Scalar
+        assert torch._C._dispatch_has_kernel_for_dispatch_key(overload.name(),
+                                                              "CompositeImplicitAutograd")
+        for a, b in ((2.5, 3), (True, 2), (7, -2), (1 + 2j, 0.5)):
+            try:
+                expected = getattr(torch, op)(a, b)
+            except RuntimeError as e:  # floor_divide of complex, sub of bools
+                with pytest.raises(type(e)):
+                    getattr(ours, op)(a, b)
+                continue
+            got = getattr(ours, op)(a, b)
+            assert (got.dtype, got.shape) == (expected.dtype, expected.shape), (op, a, b)
+            torch.testing.assert_close(got, expected, rtol=0, atol=0, equal_nan=True)
+    assert ours.sub(2.5, 3, alpha=2).item() == torch.sub(2.5, 3, alpha=2).item()
+    assert ours.div(7, 2, rounding_mode="floor").item() == 3
 
 
 def sample_args(overload, requires_grad=False):

@@ -38,6 +38,7 @@
 #include "torch_extension/internal/functionalize.h"
 #include "torch_extension/internal/kernels.h"
 #include "torch_extension/internal/overloads.h"
+#include "torch_extension/internal/scalar_scalar.h"
 
 namespace oneflow_promote::torch_extension {
 namespace {
@@ -188,6 +189,7 @@ TORCH_LIBRARY(oneflow_promote, m) {
     const std::vector<at::Tag> tags = TagsOf(overload);
     m.def(overload.schema.c_str(), tags);
   }
+  DefineScalarScalar(m);
   m.def("op_dtypes(str op, Tensor[] operands) -> str[]", &OpDTypesOf);
   m.def("cast_keeps(ScalarType source, ScalarType target, str reduce_op) -> str", &CastKeepsName);
 }

@@ -153,14 +153,21 @@ class OpBackward final : public Node {
     std::optional<at::ScalarType> gradient;  // none: the operand receives none
   };
 
-  // Operand i as backward reads it. Only `other` (where: self and other)
-  // can be a Python scalar; it stays a Scalar, so that at:: picks the Scalar
-  // overloads, as derivatives.yaml's formulas for aten's Scalar overloads
-  // do (a wrapped-number tensor would become a Python number in a traced
-  // graph and reach a Tensor overload).
+  // Operand i as backward reads it. A Python scalar stays a Scalar, so
+  // that at:: picks the Scalar overloads, as derivatives.yaml's formulas
+  // for aten's Scalar overloads do (a wrapped-number tensor would become a
+  // Python number in a traced graph and reach a Tensor overload).
   at::Tensor Tensor(size_t i) const { return operands_[i].saved.unpack(); }
   bool IsScalar(size_t i) const { return !operands_[i].is_tensor; }
   const c10::Scalar& Scalar(size_t i) const { return operands_[i].scalar; }
+  // self where it may be a Python scalar (div(2, t)): a 0-d tensor of the
+  // dtype torch computes self / other in, which divides as the wrapped
+  // number torch's formula sees would.
+  at::Tensor Self() const {
+    if (!IsScalar(0)) return Tensor(0);
+    const at::Tensor other = Tensor(1);
+    return at::scalar_tensor(Scalar(0), other.options().dtype(at::result_type(other, Scalar(0))));
+  }
 
   // The gradient operand i receives before the library's rule converts it,
   // by derivatives.yaml's formula for the same aten op.
@@ -174,11 +181,11 @@ class OpBackward final : public Node {
         return signed_grad * alpha_->conj();
       }
       case Op::kMul:
-        if (i == 0 && IsScalar(1)) return grad * Scalar(1).conj();
+        if (IsScalar(1 - i)) return grad * Scalar(1 - i).conj();
         return grad * Tensor(1 - i).conj();
       case Op::kDiv:
         if (i == 0) return IsScalar(1) ? grad / Scalar(1).conj() : grad / Tensor(1).conj();
-        return -grad * ((Tensor(0) / Tensor(1)) / Tensor(1)).conj();
+        return -grad * ((Self() / Tensor(1)) / Tensor(1)).conj();
       case Op::kDivFloor:
       case Op::kDivTrunc:
         return at::zeros_like(grad, grad.options().dtype(*operands_[i].gradient));
@@ -268,8 +275,11 @@ void RunFunctional(const OpCall& call, const c10::OperatorHandle& op, c10::Dispa
   // Only the dtypes matter here: the kernel below checks values.
   const functional::OpDTypes dtypes = InferDTypes(call);
   if (!functional::ResultRequiresGrad(dtypes)) return Redispatch(call, op, keys, stack);
+  // torch has no derivative for remainder.Scalar_Tensor either.
+  const bool scalar_remainder = call.op == Op::kRemainder && call.operands[0].tensor == nullptr;
   const Formula formula =
-      functional::RuleOf(call.op).derivative == functional::Derivative::kNotImplemented
+      functional::RuleOf(call.op).derivative == functional::Derivative::kNotImplemented ||
+              scalar_remainder
           ? Formula::kNotImplemented
           : Formula::kArithmetic;
   NodePtr node = MakeBackward(call, formula, dtypes);

@@ -5,8 +5,10 @@
 
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "torch_extension/internal/python_scalars.h"
 
 namespace oneflow_promote::torch_extension {
 namespace {
@@ -89,27 +91,37 @@ std::vector<Overload> MakeOverloads() {
     // Each overload, and for add, sub and div its twin with alpha or
     // rounding_mode ("Tensor_mode", "Scalar_mode_out", as aten names div's).
     const char* suffix = s.alpha ? "alpha" : s.rounding_mode ? "mode" : nullptr;
-    const auto add = [&](const char* overload_name, Variant variant, bool scalar_other) {
-      const std::string functional = scalar_other ? "Scalar" : "Tensor";
+    const auto add = [&](const char* overload_name, Variant variant, bool scalar_other,
+                         bool scalar_self = false) {
+      const std::string functional = scalar_self    ? "Scalar_Tensor"
+                                     : scalar_other ? "Scalar"
+                                                    : "Tensor";
       overloads.push_back(
-          Make(s.name, overload_name, s.op, variant, {false, scalar_other}, false, false));
+          Make(s.name, overload_name, s.op, variant, {scalar_self, scalar_other}, false, false));
       overloads.back().functional = absl::StrCat(s.name, ".", functional);
       if (suffix == nullptr) return;
+      // "Scalar_out" -> "Scalar_alpha_out", "Tensor" -> "Tensor_alpha".
       const std::string name = overload_name;
-      const std::string twin = name == "Scalar_out" ? absl::StrCat("Scalar_", suffix, "_out")
-                                                    : absl::StrCat(name, "_", suffix);
+      const bool out = name != "out" && absl::EndsWith(name, "_out");
+      const std::string twin =
+          out ? absl::StrCat(name.substr(0, name.size() - 4), "_", suffix, "_out")
+              : absl::StrCat(name, "_", suffix);
       overloads.push_back(
-          Make(s.name, twin, s.op, variant, {false, scalar_other}, s.alpha, s.rounding_mode));
+          Make(s.name, twin, s.op, variant, {scalar_self, scalar_other}, s.alpha, s.rounding_mode));
       overloads.back().functional = absl::StrCat(s.name, ".", functional, "_", suffix);
     };
+    // Python scalars only where torch takes them (python_scalars.h).
+    const PythonScalars scalars = PythonScalarsOf(s.op);
     add("Tensor", Variant::kFunctional, false);
-    add("Scalar", Variant::kFunctional, true);
+    if (scalars.other) add("Scalar", Variant::kFunctional, true);
     add("out", Variant::kOut, false);
-    add("Scalar_out", Variant::kOut, true);
+    if (scalars.other) add("Scalar_out", Variant::kOut, true);
     if (s.in_place) {
       add("Tensor", Variant::kInPlace, false);
-      add("Scalar", Variant::kInPlace, true);
+      if (scalars.other) add("Scalar", Variant::kInPlace, true);
     }
+    if (scalars.self) add("Scalar_Tensor", Variant::kFunctional, false, true);
+    if (scalars.self_out) add("Scalar_Tensor_out", Variant::kOut, false, true);
   }
   const auto where = [&](const char* overload_name, Variant variant, bool scalar_self,
                          bool scalar_other) {

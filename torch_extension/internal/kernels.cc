@@ -18,6 +18,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "kernels/cast.h"
 #include "oneflow_promote/functional/functional.h"
@@ -238,7 +239,20 @@ void RunWithAlpha(const OpCall& call, const AlphaSteps& steps, absl::Span<const 
 }  // namespace
 
 void ThrowIfError(const absl::Status& status) {
-  TORCH_CHECK(status.ok(), std::string(status.message()));
+  if (C10_LIKELY(status.ok())) return;
+  const std::string message(status.message());
+  // torch's class for the same refusal: its dtype checks raise
+  // NotImplementedError (TORCH_CHECK_NOT_IMPLEMENTED), maximum's and
+  // minimum's of complex tensors TypeError; the rest RuntimeError.
+  if (absl::EndsWith(message, " not implemented for complex tensors.")) {
+    TORCH_CHECK_TYPE(false, message);
+  }
+  if (absl::StrContains(message, "\" not implemented for '") ||
+      absl::StartsWith(message, "Subtraction, the `-` operator") ||
+      absl::StartsWith(message, "Negation, the `-` operator")) {
+    TORCH_CHECK_NOT_IMPLEMENTED(false, message);
+  }
+  TORCH_CHECK(false, message);
 }
 
 OpDTypes InferDTypes(const OpCall& call) { return InferDTypes(call, DefaultDType()); }

@@ -17,8 +17,9 @@
 
 namespace oneflow_promote::torch_extension {
 
-// Raises the status as a Python RuntimeError with the library's message,
-// as PyTorch raises its own dtype errors.
+// Raises the status with the library's message, as the exception PyTorch
+// raises for the same error (NotImplementedError for a dtype an op lacks,
+// else mostly RuntimeError).
 void ThrowIfError(const absl::Status& status);
 
 // The library's dtypes for a call (the default dtype from

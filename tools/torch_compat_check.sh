@@ -18,7 +18,7 @@ python="$work/venv/bin/python"
 "$python" -m pip install -q --no-deps torch==2.11.0 "nvidia-curand==10.4.0.35.*"
 "$python" -m pip install -q ./torch_extension
 mkdir "$work/tests"
-cp torch_extension/{ops_vs_torch,op_library,autograd,semantics,autotest}_test.py \
+cp torch_extension/{ops_vs_torch,op_library,autograd,semantics,autotest,opinfo}_test.py \
   torch_extension/autotest.py "$work/tests"
 cd "$work/tests"
 "$python" - <<'PY'

@@ -222,6 +222,26 @@ def test_default_dtype_follows_torch():
         torch.set_default_dtype(previous)
 
 
+def test_repeated_calls_decide_dtypes_per_call():
+    """The CPU kernel keeps the dtypes of the last operand dtypes: a change
+    of dtypes, of rank or of the default dtype decides them again."""
+    a, b = values(torch.int16, (3,), 1), values(torch.int16, (3,), 2)
+    previous = torch.get_default_dtype()
+    try:
+        for default in (torch.float32, torch.float64, torch.float32):
+            torch.set_default_dtype(default)
+            same(torch.div(a, b), ours.div(a, b), f"div under {default}")
+            same(torch.div(a[0], b[0]), ours.div(a[0], b[0]), f"0-d div under {default}")
+            same(torch.add(a, b), ours.add(a, b), "add")
+            same(torch.add(a.float(), b), ours.add(a.float(), b), "add, one float")
+    finally:
+        torch.set_default_dtype(previous)
+    with pytest.raises(RuntimeError):  # a refusal leaves nothing behind
+        ours.sub(a.bool(), b.bool())
+    with pytest.raises(RuntimeError):
+        ours.sub(a.bool(), b.bool())
+
+
 def test_errors_are_runtime_errors_like_torch():
     b = torch.tensor([True, False])
     for call in (lambda m: m.sub(b, b), lambda m: m.bitwise_and(torch.ones(2), 1),

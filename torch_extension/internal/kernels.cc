@@ -24,6 +24,7 @@
 #include "oneflow_promote/functional/functional.h"
 #include "oneflow_promote/functional/tensor.h"
 #include "oneflow_promote/functional/torch_tensor_traits.h"
+#include "torch_extension/internal/fast_path.h"
 
 namespace oneflow_promote::torch_extension {
 namespace {
@@ -272,6 +273,7 @@ OpDTypes InferDTypes(const OpCall& call, DType default_dtype) {
 }
 
 at::Tensor RunOnDevice(const OpCall& call) {
+  if (TakesFastPath(call)) return RunFastPath(call);
   // The at:: calls below (views, copies) are part of this kernel: no
   // autograd of their own, and no version counts (the extension's
   // ADInplaceOrView kernel counts the write).

@@ -222,6 +222,34 @@ def test_default_dtype_follows_torch():
         torch.set_default_dtype(previous)
 
 
+@pytest.mark.parametrize("op", ["add", "sub"])
+def test_alpha_rounds_as_torch(op):
+    """alpha's product and sum round where PyTorch's CPU kernel rounds them,
+    bit for bit: float16 and bfloat16 fused in float32 where torch's vector
+    loop runs (the first 32 of these 50 elements) and step by step in the
+    dtype elsewhere (its scalar loop: the rest, broadcast rows' last
+    elements, strided operands), float32 fused, and out= of any float dtype
+    rounded from the compute dtype."""
+    g = torch.Generator().manual_seed(5)
+    for dtype in (torch.float16, torch.bfloat16, torch.float32):
+        a = (torch.randn(50, generator=g) * 30).to(dtype)
+        b = (torch.randn(50, generator=g) * 30).to(dtype)
+        rows = (torch.randn(70, 50, generator=g) * 30).to(dtype)
+        for alpha in (-3.125, 0.1, 7):
+            for x, y, layout in ((rows, b, "rows"), (a[::2], b[:25], "strided"),
+                                 (rows[:50].t(), rows[:50], "transposed")):
+                same(getattr(torch, op)(x, y, alpha=alpha), getattr(ours, op)(x, y, alpha=alpha),
+                     f"{op}({dtype} {layout}, alpha={alpha})")
+            what = f"{op}({dtype}, alpha={alpha})"
+            same(getattr(torch, op)(a, b, alpha=alpha), getattr(ours, op)(a, b, alpha=alpha), what)
+            for out_dtype in (torch.float16, torch.bfloat16, torch.float32, torch.float64):
+                if not torch.can_cast(dtype, out_dtype):
+                    continue
+                theirs = getattr(torch, op)(a, b, alpha=alpha, out=torch.empty(50, dtype=out_dtype))
+                mine = getattr(ours, op)(a, b, alpha=alpha, out=torch.empty(50, dtype=out_dtype))
+                same(theirs, mine, f"{what} out={out_dtype}")
+
+
 def test_repeated_calls_decide_dtypes_per_call():
     """The CPU kernel keeps the dtypes of the last operand dtypes: a change
     of dtypes, of rank or of the default dtype decides them again."""

@@ -8,12 +8,15 @@
 #include <ATen/EmptyTensor.h>
 #include <ATen/ExpandUtils.h>
 #include <ATen/MemoryOverlap.h>
+#include <ATen/Parallel.h>
+#include <ATen/Version.h>
 #include <ATen/native/Resize.h>
 #include <c10/core/DeviceGuard.h>
 #include <c10/core/impl/LocalDispatchKeySet.h>
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
@@ -168,9 +171,84 @@ void WriteInto(const at::Tensor& result, const at::Tensor& destination,
 // give torch's bits: the dtype both steps compute in, and alpha as that
 // dtype's kernel takes it.
 struct AlphaSteps {
-  DType dtype;
+  DType dtype;   // of both steps
+  DType target;  // the dtype they round into (then into out=, as torch)
   c10::Scalar alpha;
+  // float16 and bfloat16 on the CPU: the element ranges PyTorch's vector
+  // loop computes, fused in float32 (TorchVectorRanges); the others take
+  // the steps in `dtype`.
+  std::vector<std::pair<int64_t, int64_t>> fused;
 };
+
+// The rows PyTorch's TensorIterator hands its inner loop for this call:
+// their length (the trailing dimensions each operand takes whole, or each
+// repeats, alike, which coalesce) and whether its vector loop runs them
+// (every operand contiguous along them, but for at most one that repeats).
+// 0 where it cannot tell: a strided operand, or a strided result.
+int64_t VectorRowLength(const OpCall& call, at::IntArrayRef shape) {
+  if (call.destination.defined() && !call.destination.is_contiguous()) return 0;
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  // Per operand, per dimension of the result: whether it takes it whole.
+  absl::InlinedVector<absl::InlinedVector<bool, 8>, 3> whole;
+  for (const Operand& operand : call.operands) {
+    const at::Tensor* t = operand.tensor;
+    absl::InlinedVector<bool, 8> takes(rank, false);
+    if (t != nullptr && t->numel() != 1) {
+      if (!t->is_contiguous()) return 0;
+      const int64_t offset = rank - t->dim();
+      for (int64_t d = 0; d < t->dim(); ++d) takes[offset + d] = t->size(d) != 1;
+    }
+    whole.push_back(std::move(takes));
+  }
+  int64_t length = 1;
+  std::optional<int64_t> pattern_dim;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    if (shape[d] == 1) continue;
+    if (pattern_dim.has_value()) {
+      bool same = true;
+      for (const auto& takes : whole) same &= takes[d] == takes[*pattern_dim];
+      if (!same) break;
+    } else {
+      pattern_dim = d;
+    }
+    length *= shape[d];
+  }
+  if (!pattern_dim.has_value()) return 0;
+  int repeating = 0;
+  for (const auto& takes : whole) repeating += !takes[*pattern_dim];
+  return repeating <= 1 ? length : 0;
+}
+
+// The element ranges PyTorch 2.15's CPU add kernel runs in its vector loop,
+// of a result of `numel` elements in rows of `row` (VectorRowLength): in
+// each thread's range of at::parallel_for, each row's piece but its last
+// length % 32 elements, 32 being two vectors of Half or BFloat16 under AVX2
+// and AVX512 alike (measured); none where torch runs without vectors.
+std::vector<std::pair<int64_t, int64_t>> TorchVectorRanges(int64_t numel, int64_t row) {
+  std::vector<std::pair<int64_t, int64_t>> ranges;
+#if defined(__x86_64__)
+  static const bool vectors = at::get_cpu_capability() != "DEFAULT";
+  if (!vectors || row == 0) return ranges;
+  constexpr int64_t kVectorPair = 32;
+  const int64_t grain = at::internal::GRAIN_SIZE;
+  int64_t threads = numel < grain ? 1 : at::get_num_threads();
+  threads = std::max<int64_t>(1, std::min(threads, (numel + grain - 1) / grain));
+  const int64_t chunk = (numel + threads - 1) / threads;
+  for (int64_t begin = 0; begin < numel; begin += chunk) {
+    const int64_t end = std::min(numel, begin + chunk);
+    for (int64_t piece = begin; piece < end;) {
+      const int64_t piece_end = std::min(end, (piece / row + 1) * row);
+      const int64_t length = piece_end - piece;
+      if (length >= kVectorPair) ranges.emplace_back(piece, piece + length - length % kVectorPair);
+      piece = piece_end;
+    }
+  }
+#else
+  (void)numel;  // not measured: every element as the scalar loop computes it
+  (void)row;
+#endif
+  return ranges;
+}
 
 // Whether every tensor operand converts exactly into float32.
 bool FitsFloat32(absl::Span<const Tensor> views) {
@@ -192,49 +270,82 @@ bool FitsFloat32(absl::Span<const Tensor> views) {
 }
 
 AlphaSteps AlphaStepsOf(const OpCall& call, const OpDTypes& dtypes, absl::Span<const Tensor> views,
-                        const c10::Device& device) {
+                        const c10::Device& device, at::IntArrayRef shape) {
   const c10::Scalar& alpha = *call.alpha;
   // PyTorch's CPU kernel (ufunc/add.h) takes alpha in the compute dtype.
-  // For float16 and bfloat16 its scalar loop, which runs every element of
-  // a tensor under 64 and a contiguous run's last ones, computes in Half
-  // and BFloat16 arithmetic: alpha * other rounds to the dtype, then the
-  // sum does.
-  if (device.is_cpu() && dtypes.result == DType::kFloat16) {
-    return {DType::kFloat16, c10::Scalar(static_cast<double>(static_cast<float>(
-                                 c10::Half(static_cast<float>(alpha.toDouble())))))};
-  }
-  if (device.is_cpu() && dtypes.result == DType::kBFloat16) {
-    return {DType::kBFloat16, c10::Scalar(static_cast<double>(static_cast<float>(
-                                  c10::BFloat16(static_cast<float>(alpha.toDouble())))))};
+  // For float16 and bfloat16 its scalar loop computes in Half and
+  // BFloat16 arithmetic: alpha * other rounds to the dtype, then the sum
+  // does; its vector loop fuses them in float32 and rounds once.
+  if (device.is_cpu() && (dtypes.result == DType::kFloat16 || dtypes.result == DType::kBFloat16)) {
+    const float value = static_cast<float>(alpha.toDouble());
+    const double rounded = dtypes.result == DType::kFloat16
+                               ? static_cast<float>(c10::Half(value))
+                               : static_cast<float>(c10::BFloat16(value));
+    AlphaSteps steps{dtypes.result, dtypes.result, c10::Scalar(rounded)};
+    steps.fused = TorchVectorRanges(c10::multiply_integers(shape), VectorRowLength(call, shape));
+    return steps;
   }
   // float32: both of PyTorch's loops fuse the multiply-add (fmadd, and the
   // compiler's contraction of self + alpha * other); float64 steps give the
   // same, rounded once into float32, where the operands hold float32
   // values (the product is exact in float64).
   if (dtypes.result == DType::kFloat32 && FitsFloat32(views)) {
-    return {DType::kFloat64,
+    return {DType::kFloat64, DType::kFloat32,
             c10::Scalar(static_cast<double>(static_cast<float>(alpha.toDouble())))};
   }
-  return {dtypes.opmath, alpha};
+  return {dtypes.opmath, dtypes.opmath, alpha};
 }
 
-// add and sub with alpha other than 1: self op (alpha * other) in
-// `steps.dtype`, into `target` (of that dtype).
-void RunWithAlpha(const OpCall& call, const AlphaSteps& steps, absl::Span<const Tensor> views,
-                  const at::Tensor& target, const functional::OpOptions& options) {
-  const OpDTypes in_steps = {steps.dtype, steps.dtype, steps.dtype};
+// self op (alpha * other), both steps in `dtype`, into `target` (of that
+// dtype, shaped as the result).
+void RunAlphaSteps(const OpCall& call, DType dtype, const c10::Scalar& alpha,
+                   absl::Span<const Tensor> views, const at::Tensor& target,
+                   const functional::OpOptions& options) {
+  const OpDTypes in_steps = {dtype, dtype, dtype};
   const Tensor& other = views[1];
   const at::Tensor scaled = at::empty(
       at::IntArrayRef(other.shape().data(), other.shape().size()),
       target.options().device(other.is_cuda() ? c10::Device(c10::kCUDA, other.device().ordinal)
                                               : c10::Device(c10::kCPU)));
   Tensor scaled_view = ViewOf(scaled, 1);
-  const Tensor product_inputs[] = {views[1], Tensor::WrappedNumber(ScalarOperand(steps.alpha))};
+  const Tensor product_inputs[] = {views[1], Tensor::WrappedNumber(ScalarOperand(alpha))};
   ThrowIfError(functional::CallOutWithDTypes(functional::Op::kMul, product_inputs, in_steps,
                                              scaled_view, options));
   const Tensor sum_inputs[] = {views[0], scaled_view};
   Tensor target_view = ViewOf(target, views.size());
   ThrowIfError(functional::CallOutWithDTypes(call.op, sum_inputs, in_steps, target_view, options));
+}
+
+// add and sub with alpha other than 1 into `target` (of dtype
+// steps.target): the steps, and where PyTorch's vector loop would run, its
+// fused multiply-add (float64 steps, exact for these operands' values,
+// rounded into float32 and then into the dtype).
+void RunWithAlpha(const OpCall& call, const AlphaSteps& steps, absl::Span<const Tensor> views,
+                  const at::Tensor& target, const functional::OpOptions& options) {
+  const Device device = WithContext(
+      target.is_cuda() ? Device::Cuda(target.device().index()) : Device::Cpu(), options.context);
+  if (steps.dtype != steps.target) {
+    const at::Tensor wide =
+        at::empty(target.sizes(), target.options().dtype(TorchType(steps.dtype)));
+    RunAlphaSteps(call, steps.dtype, steps.alpha, views, wide, options);
+    ThrowIfError(CastElements(wide.data_ptr(), steps.dtype, target.data_ptr(), steps.target,
+                              wide.numel(), device));
+    return;
+  }
+  RunAlphaSteps(call, steps.dtype, steps.alpha, views, target, options);
+  if (steps.fused.empty()) return;
+  const at::Tensor wide = at::empty(target.sizes(), target.options().dtype(at::kDouble));
+  RunAlphaSteps(call, DType::kFloat64, steps.alpha, views, wide, options);
+  const at::Tensor single = at::empty(target.sizes(), target.options().dtype(at::kFloat));
+  const Device host = device;
+  ThrowIfError(CastElements(wide.data_ptr(), DType::kFloat64, single.data_ptr(), DType::kFloat32,
+                            wide.numel(), host));
+  const size_t size = target.element_size();
+  for (const auto& [begin, end] : steps.fused) {
+    ThrowIfError(CastElements(static_cast<const float*>(single.data_ptr()) + begin, DType::kFloat32,
+                              static_cast<char*>(target.data_ptr()) + begin * size, steps.dtype,
+                              end - begin, host));
+  }
 }
 
 }  // namespace
@@ -339,8 +450,8 @@ at::Tensor RunOnDevice(const OpCall& call) {
   }
   const bool alpha = call.alpha.has_value() && !IsOne(*call.alpha);
   std::optional<AlphaSteps> alpha_steps;
-  if (alpha) alpha_steps = AlphaStepsOf(call, dtypes, views, device);
-  const DType kernel_dtype = alpha ? alpha_steps->dtype : dtypes.result;
+  if (alpha) alpha_steps = AlphaStepsOf(call, dtypes, views, device, shape);
+  const DType kernel_dtype = alpha ? alpha_steps->target : dtypes.result;
   // The kernel writes into the destination itself where it can: its dtype,
   // contiguous. Elsewhere into a new tensor, converted once into it.
   const bool direct =

@@ -56,10 +56,8 @@ TOLERANCE_ULP = {
     ("div.no_rounding_mode", _C64): 2, ("div.no_rounding_mode", _C128): 1,
     ("true_divide", _C64): 2, ("true_divide", _C128): 1,
     # alpha: torch fuses self + alpha * other in float64, ours rounds the
-    # product first (no wider dtype to hold it); complex32 arithmetic in
-    # Half part by part there, ours in complex64.
+    # product first (no wider dtype to hold it).
     ("add", torch.float64): 16, ("sub", torch.float64): 16,
-    ("add", torch.complex32): 1, ("sub", torch.complex32): 1,
 }
 # Where a product of parts overflows, torch's fused scalar loop gives
 # (inf - inf) as -inf and its vector loop (and ours) NaN: for complex mul a

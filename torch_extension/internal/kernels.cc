@@ -285,6 +285,11 @@ AlphaSteps AlphaStepsOf(const OpCall& call, const OpDTypes& dtypes, absl::Span<c
     steps.fused = TorchVectorRanges(c10::multiply_integers(shape), VectorRowLength(call, shape));
     return steps;
   }
+  // complex32: its kernel computes in c10::complex<Half>, whose product
+  // rounds into Half parts before the sum does.
+  if (device.is_cpu() && dtypes.result == DType::kComplex32) {
+    return {DType::kComplex32, DType::kComplex32, alpha};
+  }
   // float32: both of PyTorch's loops fuse the multiply-add (fmadd, and the
   // compiler's contraction of self + alpha * other); float64 steps give the
   // same, rounded once into float32, where the operands hold float32

@@ -25,14 +25,15 @@ sys.path.insert(0, str(ROOT / "tools"))
 import python_lock  # noqa: E402
 
 # Each case file, the generator that writes it and the distributions whose
-# answers it holds. torch's own case files are checked live by the tests;
-# upgrading torch here is a download of gigabytes, so it is not upgraded.
+# answers it holds. torch's is regenerated with the installed torch unless
+# --torch is given: upgrading it is a download of gigabytes.
 CASE_FILES = [
     ("tests/array_api/generate_cases.py", "tests/array_api/cases.tsv", ["array-api-strict"]),
     ("tests/numpy/generate_cases.py", "tests/numpy/cases.tsv", ["numpy"]),
     ("tests/jax/generate_cases.py", "tests/jax/cases.tsv", ["jax", "jaxlib", "ml_dtypes"]),
     ("tests/float8/generate_cases.py", "tests/float8/cases.tsv", ["ml_dtypes", "numpy"]),
     ("tests/literals/generate_cases.py", "tests/literals/cases.tsv", ["ml_dtypes", "numpy"]),
+    ("tests/ops/generate_cases.py", "tests/ops/cases.tsv", ["torch"]),
 ]
 
 
@@ -59,9 +60,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--examples", type=int, default=5)
     parser.add_argument("--keep", help="write the regenerated case files into this folder")
+    parser.add_argument("--torch", action="store_true", help="upgrade torch too")
     args = parser.parse_args()
 
-    oracles = sorted({p for _, _, packages in CASE_FILES for p in packages})
+    oracles = sorted({p for _, _, packages in CASE_FILES for p in packages
+                      if p != "torch" or args.torch})
     with tempfile.TemporaryDirectory() as work:
         venv = Path(work) / "venv"
         subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)],
@@ -69,7 +72,7 @@ def main():
         python = str(venv / "bin" / "python")
         print(f"upgrading {', '.join(oracles)} to PyPI's newest releases", flush=True)
         subprocess.run([python, "-m", "pip", "install", "-q", "--upgrade", *oracles], check=True)
-        newest = versions(python, oracles)
+        newest = versions(python, oracles + ([] if args.torch else ["torch"]))
         pins = python_lock.locked()
         total = 0
         for generator, case_file, packages in CASE_FILES:

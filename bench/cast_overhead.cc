@@ -52,7 +52,7 @@
 #include "kernels/internal/cpu_cast.h"
 #include "kernels/internal/parallel_for.h"
 #include "oneflow_promote/functional/functional.h"
-#include "oneflow_promote/functional/tensor_processor.h"
+#include "oneflow_promote/ops/tensor_processor.h"
 #include "oneflow_promote/policy.h"
 #include "oneflow_promote/result_type.h"
 #include "tests/torch_oracle.h"

@@ -4,7 +4,10 @@
 // ONEFLOW_PROMOTE_FOR_EACH_DTYPE is the single source of truth (as
 // c10/core/ScalarType.h's list is for PyTorch): the DType enum, canonical
 // names, item sizes, categories and host storage types are all expanded from
-// it, so adding a dtype is one line here plus its place in each policy.
+// it. Adding a dtype starts with one line here; its storage type
+// (numeric_types.h), its conversions (kernels/convert.h), its place in each
+// policy's edges (internal/policy_edges.h) and the adapters' dtype maps
+// (torch_tensor_traits.cc, the PyTorch extension) follow.
 // New dtypes go at the end, as in c10's list, so that the enum values a
 // foreign ABI has stored keep their meaning.
 // This header is separate from dtype.h so that nvcc, which compiles the CUDA

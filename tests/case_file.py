@@ -9,6 +9,10 @@ Python's repr."""
 
 import math
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+import python_lock  # noqa: E402
 
 # Python scalars at the edges of every integer range, and one of each other
 # kind: the cases' Python operands.
@@ -29,12 +33,26 @@ def line(operands, answer):
     return " ".join(spell(x) for x in operands) + "\t" + answer
 
 
-def write_or_check(argv, text, oracle):
-    """oracle names the library and version the cases come from."""
+def oracle_versions(packages):
+    """"ml_dtypes 0.6.0, numpy 2.4.6": the installed versions of the
+    distributions the cases come from."""
+    return ", ".join(f"{name} {python_lock.installed(name)}" for name in packages)
+
+
+def write_or_check(argv, text, packages, detail=""):
+    """packages names the distributions the cases come from (their versions
+    are reported, and checked against the lock); detail is said beside them."""
+    oracle = oracle_versions(packages) + (f" ({detail})" if detail else "")
     if len(argv) == 3 and argv[1] == "--check":
         with open(argv[2]) as f:
             if f.read() != text:
-                print(f"{argv[2]} differs from {oracle}; regenerate it")
+                pins = python_lock.locked()
+                unlocked = [f"{name} {pins.get(python_lock.canonical(name), 'unlocked')}"
+                            for name in packages
+                            if python_lock.installed(name) != pins.get(python_lock.canonical(name))]
+                why = (f"; the lock expects {', '.join(unlocked)}: run tools/install_deps.sh"
+                       if unlocked else "; regenerate it (the oracles are the locked ones)")
+                print(f"{argv[2]} differs from {oracle}{why}")
                 return 1
         print(f"{argv[2]} matches {oracle} ({text.count(chr(10))} cases)")
         return 0

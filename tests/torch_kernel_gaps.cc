@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "oneflow_promote/functional/op_rules.h"
+#include "oneflow_promote/ops/op_rules.h"
 
 namespace oneflow_promote::testing {
 

@@ -19,7 +19,7 @@
 
 #include "absl/strings/string_view.h"
 #include "oneflow_promote/dtype.h"
-#include "oneflow_promote/functional/op_list.h"
+#include "oneflow_promote/ops/op_list.h"
 
 namespace oneflow_promote::testing {
 

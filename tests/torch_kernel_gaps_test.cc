@@ -4,7 +4,7 @@
 #include "tests/torch_kernel_gaps.h"
 
 #include "gtest/gtest.h"
-#include "oneflow_promote/functional/op_rules.h"
+#include "oneflow_promote/ops/op_rules.h"
 
 namespace oneflow_promote::testing {
 namespace {

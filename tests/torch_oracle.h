@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "oneflow_promote/dtype.h"
-#include "oneflow_promote/functional/op_rules.h"
+#include "oneflow_promote/ops/op_rules.h"
 #include "oneflow_promote/result_type.h"
 
 namespace oneflow_promote::testing {

@@ -45,6 +45,14 @@ LAYERS = [
                                                       "oneflow_promote/internal/c_operands.h",
                                                       "oneflow_promote/promotion_c_api."]),
     ]),
+    # The rules folder, whole: below the cast kernels, so that a framework
+    # links it without them.
+    ("op rules and TensorProcessor", [
+        ("op rules", ["oneflow_promote/ops/op_list.h", "oneflow_promote/ops/op_rules."]),
+        ("tensor traits", ["oneflow_promote/ops/tensor_traits.h"]),
+        ("TensorProcessor", ["oneflow_promote/ops/tensor_processor.h",
+                             "oneflow_promote/ops/tensor_processor_pipe.h"]),
+    ]),
     ("cast kernels", [
         ("element conversion", ["kernels/convert.h"]),
         ("CUDA device probe", ["kernels/cuda_device."]),
@@ -52,11 +60,7 @@ LAYERS = [
         ("cast C ABI", ["kernels/cast_c_api."]),
         ("what the op kernels take from the cast kernels", ["kernels/op_kernel_support.h"]),
     ]),
-    ("op rules, TensorProcessor and SBP rules", [
-        ("op rules", ["oneflow_promote/functional/op_list.h", "oneflow_promote/functional/op_rules."]),
-        ("tensor traits", ["oneflow_promote/functional/tensor_traits.h"]),
-        ("TensorProcessor", ["oneflow_promote/functional/tensor_processor.h",
-                             "oneflow_promote/functional/tensor_processor_pipe.h"]),
+    ("SBP rules", [
         ("SBP rules", ["oneflow_promote/sbp/"]),
     ]),
     ("functional ops and their kernels", [

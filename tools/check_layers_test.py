@@ -32,14 +32,15 @@ CLEAN = {
     "kernels/cast.h": ['"oneflow_promote/dtype.h"'],
     "kernels/cast.cc": ['"kernels/cast.h"', '"kernels/internal/cpu_cast.h"'],
     "kernels/op_kernel_support.h": ['"kernels/internal/cpu_cast.h"'],
-    "oneflow_promote/functional/op_list.h": [],
-    "oneflow_promote/functional/op_rules.h": ['"oneflow_promote/functional/op_list.h"',
-                                              '"oneflow_promote/result_type.h"'],
-    "oneflow_promote/sbp/sbp.h": ['"oneflow_promote/functional/op_list.h"'],
+    "oneflow_promote/ops/op_list.h": [],
+    "oneflow_promote/ops/op_rules.h": ['"oneflow_promote/ops/op_list.h"',
+                                       '"oneflow_promote/result_type.h"'],
+    "oneflow_promote/ops/tensor_processor.h": ['"oneflow_promote/ops/op_rules.h"'],
+    "oneflow_promote/sbp/sbp.h": ['"oneflow_promote/ops/op_list.h"'],
     "oneflow_promote/functional/internal/op_math.h": ['"kernels/convert.h"'],
     "oneflow_promote/functional/op_kernels.cc": ['"kernels/op_kernel_support.h"',
                                                  '"oneflow_promote/functional/internal/op_math.h"',
-                                                 '"oneflow_promote/functional/op_rules.h"'],
+                                                 '"oneflow_promote/ops/op_rules.h"'],
     "tests/cast_vs_torch.cc": ['"kernels/internal/cpu_cast.h"', '"gtest/gtest.h"'],
 }
 
@@ -85,10 +86,17 @@ class CheckLayersTest(unittest.TestCase):
                               "runs up a layer")
 
     def test_same_layer_include_against_the_order(self):
-        problems = self.check({"oneflow_promote/functional/op_rules.h": [
-            '"oneflow_promote/functional/op_list.h"', '"oneflow_promote/sbp/sbp.h"']})
-        self.assertOneProblem(problems, "oneflow_promote/functional/op_rules.h:3: includes "
-                              "oneflow_promote/sbp/sbp.h", "a later component of the same layer")
+        problems = self.check({"oneflow_promote/ops/op_rules.h": [
+            '"oneflow_promote/ops/op_list.h"', '"oneflow_promote/ops/tensor_processor.h"']})
+        self.assertOneProblem(problems, "oneflow_promote/ops/op_rules.h:3: includes "
+                              "oneflow_promote/ops/tensor_processor.h",
+                              "a later component of the same layer")
+
+    def test_rules_folder_including_a_kernel(self):
+        problems = self.check({"oneflow_promote/ops/tensor_processor.h": [
+            '"oneflow_promote/ops/op_rules.h"', '"kernels/cast.h"']})
+        self.assertOneProblem(problems, "oneflow_promote/ops/tensor_processor.h:3: includes "
+                              "kernels/cast.h", "runs up a layer")
 
     def test_internal_header_of_another_tree(self):
         problems = self.check({"oneflow_promote/functional/op_kernels.cc": [

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The whole test suite: installs what is missing, checks the oracle data
-# against live array-api-strict, NumPy, JAX and ml_dtypes and that includes
+# against live array-api-strict, NumPy, JAX, ml_dtypes and PyTorch and that includes
 # run down the layers only (tools/check_layers.py, after its own self-test)
 # and that `pip install ./torch_extension` compiles what Bazel links into the
 # extension, that the C++ and CUDA sources are formatted as .clang-format
@@ -13,6 +13,7 @@ python3 tests/numpy/generate_cases.py --check tests/numpy/cases.tsv
 python3 tests/jax/generate_cases.py --check tests/jax/cases.tsv
 python3 tests/float8/generate_cases.py --check tests/float8/cases.tsv
 python3 tests/literals/generate_cases.py --check tests/literals/cases.tsv
+python3 tests/ops/generate_cases.py --check tests/ops/cases.tsv
 python3 tools/check_layers_test.py
 python3 tools/check_layers.py
 python3 tools/check_extension_sources.py

@@ -6,7 +6,8 @@
 # that they import it). The environment sees the machine's site-packages
 # (pytest, numpy, the CUDA libraries torch 2.15 brought), so that only torch
 # itself is downloaded, with the one CUDA library 2.11 loads that 2.15 does
-# not (curand); its own torch comes first. It checks too that Abseil loads
+# not (curand), both locked in third_party/python/torch_2_11.txt; its own
+# torch comes first. It checks too that Abseil loads
 # from the package, not from the machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +16,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 python3 -m venv --system-site-packages "$work/venv"
 python="$work/venv/bin/python"
-"$python" -m pip install -q --no-deps torch==2.11.0 "nvidia-curand==10.4.0.35.*"
+lock=third_party/python/torch_2_11.txt
+"$python" -m pip install -q --no-deps -r "$lock"
+"$python" tools/python_lock.py check "$lock"
 "$python" -m pip install -q ./torch_extension
 mkdir "$work/tests"
 cp torch_extension/{ops_vs_torch,op_library,autograd,semantics,autotest,opinfo}_test.py \

@@ -31,8 +31,8 @@
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
-#include "oneflow_promote/functional/op_rules.h"
 #include "oneflow_promote/functional/torch_tensor_traits.h"
+#include "oneflow_promote/ops/op_rules.h"
 #include "oneflow_promote/sbp/sbp.h"
 #include "torch_extension/internal/autograd.h"
 #include "torch_extension/internal/functionalize.h"

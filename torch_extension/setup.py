@@ -49,7 +49,7 @@ LIBRARY_SOURCES = [
     "kernels/internal/cpu_cast_dispatch.cc",
     "kernels/internal/cpu_cast_baseline.cc",
     "kernels/internal/parallel_for.cc",
-    "oneflow_promote/functional/op_rules.cc",
+    "oneflow_promote/ops/op_rules.cc",
     "oneflow_promote/functional/tensor.cc",
     "oneflow_promote/functional/op_kernels.cc",
     "oneflow_promote/functional/functional.cc",

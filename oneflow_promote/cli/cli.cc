@@ -14,8 +14,8 @@
 #include "oneflow_promote/cli/cast_command.h"
 #include "oneflow_promote/cli/diff_command.h"
 #include "oneflow_promote/cli/operand_parser.h"
-#include "oneflow_promote/functional/op_rules.h"
 #include "oneflow_promote/internal/status_macros.h"
+#include "oneflow_promote/ops/op_rules.h"
 #include "oneflow_promote/sbp/sbp.h"
 
 namespace oneflow_promote::cli {
@@ -51,7 +51,7 @@ absl::Status CheckExplicitShapes(functional::Op op, const std::vector<absl::stri
   if (KindOf(op) == functional::OpKind::kReduction || KindOf(op) == functional::OpKind::kScan) {
     return absl::OkStatus();
   }
-  if (op == Op::kDot) {
+  if (KindOf(op) == functional::OpKind::kContraction) {
     if (shapes.size() == 2 && shapes[0].size() == 1 && shapes[1].size() == 1 &&
         shapes[0][0] != shapes[1][0]) {
       return absl::InvalidArgumentError(
@@ -78,10 +78,12 @@ std::string Usage() {
                                        and B differ, grouped and counted
   promote cast FROM TO VALUE...        each literal converted to FROM (one
                                        rounding), then cast to TO by the kernels
-  promote op NAME OPERAND...           the dtype the functional frontend's op
-                                       returns (add, div, div_floor, where, sum,
-                                       ...), or PyTorch's error; div also takes
-                                       --rounding-mode=floor|trunc
+  promote op NAME OPERAND...           the dtype PyTorch's op returns (add, div,
+                                       sin, where, clamp, sum, argmax, ...: every
+                                       op of op_list.h), or PyTorch's error; div
+                                       also takes --rounding-mode=floor|trunc,
+                                       sum, mean, cumsum, ... --dtype=DTYPE
+  promote ops                          every op's declaration, as Markdown
   promote sbp [FROM TO]                which partial layouts a cast keeps (exact,
                                        up to rounding, needs boxing); without
                                        dtypes, every pair as Markdown
@@ -119,6 +121,10 @@ absl::StatusOr<int> ApplyFlag(const std::vector<absl::string_view>& words, size_
     settings.options.default_dtype = dtype;
     return consumed;
   }
+  if (name == "--dtype") {
+    ASSIGN_OR_RETURN(settings.dtype, ParseDType(value));
+    return consumed;
+  }
   if (name == "--rounding-mode" || name == "--rounding_mode") {
     if (value != "floor" && value != "trunc") {
       return absl::InvalidArgumentError(
@@ -128,6 +134,63 @@ absl::StatusOr<int> ApplyFlag(const std::vector<absl::string_view>& words, size_
     return consumed;
   }
   return absl::InvalidArgumentError(absl::StrCat("unknown flag '", word, "'"));
+}
+
+namespace {
+
+std::string CategoriesText(uint8_t categories) {
+  if (categories == functional::kAllCategories) return "all";
+  std::vector<absl::string_view> names;
+  if (categories & functional::kBoolCategory) names.push_back("bool");
+  if (categories & functional::kIntegerCategories) names.push_back("integer");
+  if (categories & functional::kFloatingCategory) names.push_back("floating");
+  if (categories & functional::kComplexCategory) names.push_back("complex");
+  return absl::StrJoin(names, ", ");
+}
+
+std::string ScalarsText(uint8_t scalars) {
+  std::vector<std::string> positions;
+  for (int i = 0; i < 3; ++i) {
+    if (scalars & (1 << i)) positions.push_back(absl::StrCat(i + 1));
+  }
+  if (positions.empty()) return "";
+  return absl::StrCat(absl::StrJoin(positions, ", "),
+                      (scalars & functional::kScalarsAlone) ? " (all at once too)" : "");
+}
+
+absl::string_view KindText(functional::OpKind kind) {
+  switch (kind) {
+    case functional::OpKind::kElementwise:
+      return "elementwise";
+    case functional::OpKind::kReduction:
+      return "reduction";
+    case functional::OpKind::kScan:
+      return "scan";
+    case functional::OpKind::kContraction:
+      return "contraction";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string OpsTableMarkdown() {
+  std::vector<std::string> lines = {
+      "| op | aliases | operands | kind | promotion | categories | Python scalars at | kernel |",
+      "|---|---|---|---|---|---|---|---|"};
+  for (functional::Op op : functional::kAllOps) {
+    const functional::OpSpec& spec = functional::SpecOf(op);
+    std::vector<std::string> aliases;
+    for (absl::string_view alias : absl::StrSplit(spec.aliases, ' ', absl::SkipEmpty())) {
+      aliases.push_back(absl::StrCat("`", alias, "`"));
+    }
+    lines.push_back(absl::StrCat("| `", spec.name, "` | ", absl::StrJoin(aliases, " "), " | ",
+                                 spec.arity, " | ", KindText(spec.kind), " | ",
+                                 functional::PromotionKindName(spec.promotion), " | ",
+                                 CategoriesText(spec.categories), " | ", ScalarsText(spec.scalars),
+                                 " | ", spec.has_kernel ? "CPU, CUDA" : "", " |"));
+  }
+  return absl::StrJoin(lines, "\n");
 }
 
 std::string PromotionTableMarkdown(Policy policy) {
@@ -172,6 +235,10 @@ Answer RunInvocation(const std::vector<absl::string_view>& words, const Settings
       return Error(absl::InvalidArgumentError("table takes no operands"));
     }
     return {PromotionTableMarkdown(settings.policy), true};
+  }
+  if (command == "ops") {
+    if (positional.size() > 1) return Error(absl::InvalidArgumentError("ops takes no operands"));
+    return {OpsTableMarkdown(), true};
   }
   if (command == "sbp") {
     if (positional.size() == 1) return {sbp::CastRulesMarkdown(), true};
@@ -221,8 +288,13 @@ Answer RunInvocation(const std::vector<absl::string_view>& words, const Settings
     absl::StatusOr<std::vector<Operand>> operands =
         ParseOperands({positional.begin() + 2, positional.end()});
     if (!operands.ok()) return Error(operands.status());
+    if (absl::Status signature =
+            functional::CheckPythonSignature(functional::RuleOf(*op), *operands);
+        !signature.ok()) {
+      return Error(signature);
+    }
     absl::StatusOr<functional::OpDTypes> dtypes =
-        functional::InferOpDTypes(*op, *operands, settings.options);
+        functional::InferOpDTypes(*op, *operands, settings.options, settings.dtype);
     if (!dtypes.ok()) return Error(dtypes.status());
     if (absl::Status shapes = CheckExplicitShapes(*op, {positional.begin() + 2, positional.end()});
         !shapes.ok()) {

@@ -11,6 +11,7 @@
 #ifndef ONEFLOW_PROMOTE_CLI_CLI_H_
 #define ONEFLOW_PROMOTE_CLI_CLI_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,8 @@ struct Settings {
   // `op div`'s rounding mode, as PyTorch's keyword: "" (true division),
   // "floor" or "trunc".
   std::string rounding_mode;
+  // `op`'s dtype= argument (sum, mean, cumsum, ...).
+  std::optional<DType> dtype;
 };
 
 struct Answer {
@@ -53,6 +56,9 @@ struct Answer {
 
 // The usage text.
 [[nodiscard]] std::string Usage();
+
+// Every op of op_list.h with its declaration (`promote ops`), as Markdown.
+[[nodiscard]] std::string OpsTableMarkdown();
 
 // The policy's pairwise PromoteTypes table as Markdown.
 [[nodiscard]] std::string PromotionTableMarkdown(Policy policy);

@@ -1,6 +1,7 @@
 // docs/promotion.md holds every policy's table as `promote table` prints it,
-// and docs/policy_diffs.md is `promote diff torch P` for every other policy:
-// regenerate them as docs/promotion.md says when a policy changes.
+// docs/policy_diffs.md is `promote diff torch P` for every other policy, and
+// docs/ops.md holds `promote ops`: regenerate them when a policy or an op's
+// declaration changes.
 
 #include <fstream>
 #include <sstream>
@@ -50,6 +51,11 @@ TEST(PromotionDoc, PolicyDiffsAreTheGeneratedDiffsFromTorch) {
   }
   EXPECT_EQ(Read("docs/policy_diffs.md"), absl::StrJoin(parts, "\n\n") + "\n")
       << "regenerate docs/policy_diffs.md as docs/promotion.md says";
+}
+
+TEST(OpsDoc, HoldsTheGeneratedOpTable) {
+  EXPECT_NE(Read("docs/ops.md").find(OpsTableMarkdown() + "\n"), std::string::npos)
+      << "regenerate the table in docs/ops.md: bazel run //:promote -- ops";
 }
 
 }  // namespace

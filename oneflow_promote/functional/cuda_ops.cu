@@ -279,9 +279,13 @@ KernelFn KernelFor(DType compute) {
 
 KernelFn SelectKernel(Op op, DType compute) {
   switch (op) {
-#define ONEFLOW_PROMOTE_OP_KERNEL(e, name, arity, kind) \
-  case Op::e:                                           \
-    return KernelFor<Op::e>(compute);
+#define ONEFLOW_PROMOTE_OP_KERNEL(e, spec)        \
+  case Op::e:                                     \
+    if constexpr (functional::HasKernel(Op::e)) { \
+      return KernelFor<Op::e>(compute);           \
+    } else {                                      \
+      return {};                                  \
+    }
     ONEFLOW_PROMOTE_FOR_EACH_OP(ONEFLOW_PROMOTE_OP_KERNEL)
 #undef ONEFLOW_PROMOTE_OP_KERNEL
   }

@@ -11,8 +11,8 @@
 #include "absl/strings/str_join.h"
 #include "kernels/cast.h"
 #include "oneflow_promote/functional/op_kernels.h"
-#include "oneflow_promote/functional/tensor_processor.h"
 #include "oneflow_promote/internal/status_macros.h"
+#include "oneflow_promote/ops/tensor_processor.h"
 
 namespace oneflow_promote::functional {
 namespace {
@@ -198,18 +198,22 @@ absl::Status CheckThreads(const OpOptions& options) {
 // Run once the dtypes are decided.
 absl::StatusOr<Tensor> RunWithDTypes(Op op, absl::Span<const Tensor> inputs, const OpDTypes& dtypes,
                                      const OpOptions& options, const Tensor* destination) {
+  if (!HasKernel(op)) {
+    return absl::UnimplementedError(
+        absl::StrCat(OpName(op),
+                     " has a dtype rule but no kernel in this library; InferOpDTypes and "
+                     "TensorProcessor decide its dtypes for a framework's own kernel"));
+  }
   ASSIGN_OR_RETURN(Device place, CallDevice(op, inputs));
   // Results are allocated in the order of the call's stream.
   const Device device = WithContext(place, options.context);
 
-  switch (op) {
-    case Op::kSum:
-    case Op::kProd:
-    case Op::kMean:
-    case Op::kCumsum: {
+  switch (KindOf(op)) {
+    case OpKind::kReduction:
+    case OpKind::kScan: {
       ASSIGN_OR_RETURN(auto cast, CastAll(inputs, dtypes.compute, options));
       const Tensor& x = cast[0];
-      if (op != Op::kCumsum) {
+      if (KindOf(op) == OpKind::kReduction) {
         ASSIGN_OR_RETURN(Tensor out, Tensor::Empty(dtypes.result, {}, device));
         RETURN_IF_ERROR(op_kernels::ReduceAll(op, x, out, options.context));
         return out;
@@ -225,12 +229,12 @@ absl::StatusOr<Tensor> RunWithDTypes(Op op, absl::Span<const Tensor> inputs, con
       RETURN_IF_ERROR(op_kernels::Cumsum(x, dim, out, options.context));
       return out;
     }
-    case Op::kDot: {
+    case OpKind::kContraction: {
       ASSIGN_OR_RETURN(Tensor out, Tensor::Empty(dtypes.result, {}, device));
       RETURN_IF_ERROR(op_kernels::Dot(inputs[0], inputs[1], out, options.context));
       return out;
     }
-    default:
+    case OpKind::kElementwise:
       if (destination != nullptr) {
         // Checked before the kernel runs, so a refused in-place op leaves
         // its tensor untouched.
@@ -238,6 +242,7 @@ absl::StatusOr<Tensor> RunWithDTypes(Op op, absl::Span<const Tensor> inputs, con
       }
       return RunElementwise(op, inputs, dtypes, options, device, destination);
   }
+  return absl::InternalError("invalid op kind");
 }
 
 // Call, writing elementwise results straight into `destination` where it

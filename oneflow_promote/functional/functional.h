@@ -1,6 +1,7 @@
 // The functional frontend: PyTorch's ops with PyTorch's dtype rules on the
-// library's Tensor, on the CPU. Each call decides its dtypes with
-// InferOpDTypes (op_rules.h), brings the inputs to the compute dtype, runs a
+// library's Tensor, on the CPU or a CUDA device (where the inputs are). Each
+// call decides its dtypes with InferOpDTypes (ops/op_rules.h), brings the
+// inputs to the compute dtype, runs a
 // same-dtype kernel, and returns a new tensor, writes into an out= tensor,
 // or updates its first input in place.
 //
@@ -23,8 +24,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "oneflow_promote/functional/op_rules.h"
 #include "oneflow_promote/functional/tensor.h"
+#include "oneflow_promote/ops/op_rules.h"
 
 namespace oneflow_promote::functional {
 

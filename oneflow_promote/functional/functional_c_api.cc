@@ -6,11 +6,11 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "oneflow_promote/functional/functional.h"
-#include "oneflow_promote/functional/op_rules.h"
 #include "oneflow_promote/functional/tensor.h"
 #include "oneflow_promote/internal/c_api_status.h"
 #include "oneflow_promote/internal/c_operands.h"
 #include "oneflow_promote/internal/status_macros.h"
+#include "oneflow_promote/ops/op_rules.h"
 
 namespace oneflow_promote::functional {
 namespace {

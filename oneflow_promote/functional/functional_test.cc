@@ -81,7 +81,7 @@ std::vector<uint8_t> Bits(const Tensor& t) {
 TEST(FunctionalNewDTypes, EveryCaseTheRulesAcceptComputes) {
   const auto ones = [](DType d) { return *Of<double>({1, 1, 1}).To(d); };
   int computed = 0;
-  for (Op op : kAllOps) {
+  for (Op op : kKernelOps) {
     for (DType a : kAllDTypes) {
       for (DType b : kAllDTypes) {
         if (OpArity(op) == 1 && b != a) continue;
@@ -117,7 +117,7 @@ TEST(FunctionalCallOutWithDTypes, WritesWhatCallOutWrites) {
     return *Tensor::FromValues<double>(v, {n})->To(d);
   };
   int compared = 0;
-  for (Op op : kAllOps) {
+  for (Op op : kKernelOps) {
     if (op == Op::kDot || OpArity(op) == 1) continue;
     for (DType a : kAllDTypes) {
       for (DType b : kAllDTypes) {
@@ -157,7 +157,7 @@ TEST(FunctionalAvx2Blocks, EqualTheBaselineBitForBit) {
   for (int i = 0; i < 67; ++i) values.push_back((i % 13 - 6) * 0.75 + (i % 5 == 0 ? 1e-3 : 0));
   const Tensor base = *Tensor::FromValues<double>(values, {67});
   int compared = 0;
-  for (Op op : kAllOps) {
+  for (Op op : kKernelOps) {
     if (OpArity(op) != 2 || op == Op::kDot) continue;
     for (DType a : kAllDTypes) {
       for (DType b : kAllDTypes) {

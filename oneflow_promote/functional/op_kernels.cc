@@ -165,9 +165,13 @@ BlockFn BlockFor(DType compute, bool scalar_divisor) {
 
 BlockFn SelectBlock(Op op, DType compute, bool scalar_divisor) {
   switch (op) {
-#define ONEFLOW_PROMOTE_OP_BLOCK(e, name, arity, kind) \
+#define ONEFLOW_PROMOTE_OP_BLOCK(e, spec)              \
   case Op::e:                                          \
-    return BlockFor<Op::e>(compute, scalar_divisor);
+    if constexpr (functional::HasKernel(Op::e)) {      \
+      return BlockFor<Op::e>(compute, scalar_divisor); \
+    } else {                                           \
+      return nullptr;                                  \
+    }
     ONEFLOW_PROMOTE_FOR_EACH_OP(ONEFLOW_PROMOTE_OP_BLOCK)
 #undef ONEFLOW_PROMOTE_OP_BLOCK
   }

@@ -1,9 +1,11 @@
 // Kernels of the functional frontend's ops, after dtypes are decided:
 // elementwise ops over broadcast operands on the CPU (with the casts of
 // mixed-dtype inputs either done beforehand or fused into the loop, block by
-// block) and on CUDA devices; reductions, cumsum and dot on the CPU. The element semantics of every
-// op are in docs/ops.md; integer arithmetic wraps, float16 and bfloat16 compute in float32 and
-// round once, complex32 in complex64.
+// block) and on CUDA devices; reductions, cumsum and dot on the CPU and on
+// CUDA devices. Only the ops of ops/op_list.h with Kernel() have them. The
+// element semantics of every op are in docs/ops.md; integer arithmetic
+// wraps, float16 and bfloat16 compute in float32 and round once, complex32
+// in complex64.
 
 #ifndef ONEFLOW_PROMOTE_FUNCTIONAL_OP_KERNELS_H_
 #define ONEFLOW_PROMOTE_FUNCTIONAL_OP_KERNELS_H_
@@ -13,8 +15,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "oneflow_promote/functional/op_rules.h"
 #include "oneflow_promote/functional/tensor.h"
+#include "oneflow_promote/ops/op_rules.h"
 
 namespace oneflow_promote::op_kernels {
 

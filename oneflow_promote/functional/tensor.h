@@ -23,7 +23,7 @@
 #include "absl/types/span.h"
 #include "kernels/cast.h"
 #include "oneflow_promote/dtype.h"
-#include "oneflow_promote/functional/tensor_traits.h"
+#include "oneflow_promote/ops/tensor_traits.h"
 #include "oneflow_promote/result_type.h"
 
 namespace oneflow_promote {
@@ -134,7 +134,7 @@ class Tensor {
 
 // TensorProcessor<Tensor>: the library's own Tensor.
 template <>
-struct TensorTraits<Tensor> {
+struct ops::TensorTraits<Tensor> {
   static DType DTypeOf(const Tensor& t) { return t.dtype(); }
   static int64_t NDim(const Tensor& t) { return t.ndim(); }
   static bool IsWrappedNumber(const Tensor& t) { return t.is_wrapped_number(); }

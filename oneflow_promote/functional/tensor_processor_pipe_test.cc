@@ -3,7 +3,7 @@
 // CUDA's lists as ATen/autocast_mode.h declares them, with cached_cast's
 // rule (floating, not float64; promote starts from the autocast dtype).
 
-#include "oneflow_promote/functional/tensor_processor_pipe.h"
+#include "oneflow_promote/ops/tensor_processor_pipe.h"
 
 #include <vector>
 

@@ -3,7 +3,7 @@
 // here are PyTorch's (semantics.md's examples, checked against libtorch by
 // //tests:ops_vs_torch).
 
-#include "oneflow_promote/functional/tensor_processor.h"
+#include "oneflow_promote/ops/tensor_processor.h"
 
 #include <atomic>
 #include <cstdlib>

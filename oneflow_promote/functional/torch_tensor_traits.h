@@ -22,7 +22,7 @@
 
 #include "absl/status/statusor.h"
 #include "oneflow_promote/dtype.h"
-#include "oneflow_promote/functional/tensor_processor.h"
+#include "oneflow_promote/ops/tensor_processor.h"
 
 namespace oneflow_promote {
 
@@ -41,7 +41,7 @@ namespace oneflow_promote {
 [[nodiscard]] ExecutionContext CurrentTorchContext(const c10::Device& device);
 
 template <>
-struct TensorTraits<at::Tensor> {
+struct ops::TensorTraits<at::Tensor> {
   // A dtype this library lacks maps to an invalid DType, which Apply()
   // reports with the operand's position.
   static DType DTypeOf(const at::Tensor& t) {

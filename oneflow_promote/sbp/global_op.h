@@ -17,7 +17,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "oneflow_promote/dtype.h"
-#include "oneflow_promote/functional/op_rules.h"
+#include "oneflow_promote/ops/op_rules.h"
 #include "oneflow_promote/result_type.h"
 #include "oneflow_promote/sbp/sbp.h"
 

@@ -27,7 +27,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "oneflow_promote/dtype.h"
-#include "oneflow_promote/functional/op_list.h"
+#include "oneflow_promote/ops/op_list.h"
 #include "oneflow_promote/sbp/internal/cast_facts.h"
 
 namespace oneflow_promote::sbp {

@@ -67,7 +67,7 @@ def lines():
 
 def main(argv):
     return write_or_check(argv, "\n".join(lines()) + "\n",
-                          f"array-api-strict {xp.__version__} ({xp.__array_api_version__})")
+                          ["array-api-strict"], f"standard {xp.__array_api_version__}")
 
 
 if __name__ == "__main__":

@@ -93,7 +93,7 @@ def encode_lines():
 
 def main(argv):
     lines = ["formats " + " ".join(FORMATS)] + list(decode_lines()) + list(encode_lines())
-    return write_or_check(argv, "\n".join(lines) + "\n", f"ml_dtypes {ml_dtypes.__version__}")
+    return write_or_check(argv, "\n".join(lines) + "\n", ["ml_dtypes", "numpy"])
 
 
 if __name__ == "__main__":

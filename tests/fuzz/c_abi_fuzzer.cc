@@ -45,8 +45,8 @@
 #include "kernels/cuda_device.h"
 #include "oneflow_promote/dtype.h"
 #include "oneflow_promote/functional/functional_c_api.h"
-#include "oneflow_promote/functional/op_list.h"
-#include "oneflow_promote/functional/op_rules.h"
+#include "oneflow_promote/ops/op_list.h"
+#include "oneflow_promote/ops/op_rules.h"
 #include "oneflow_promote/result_type.h"
 #include "tests/fuzz/fuzz_input.h"
 
@@ -416,7 +416,7 @@ constexpr absl::string_view kNearMisses[] = {"",     "ADD",  "add ", "div(roundi
 
 // The op a name stands for, or nullopt.
 std::optional<functional::Op> KnownOp(absl::string_view name) {
-  for (functional::Op op : functional::kAllOps) {
+  for (functional::Op op : functional::kKernelOps) {
     if (functional::OpName(op) == name) return op;
   }
   const absl::StatusOr<functional::Op> parsed = functional::ParseOp(name);
@@ -430,20 +430,20 @@ std::optional<functional::Op> KnownOp(absl::string_view name) {
 }
 
 void FuzzBinaryOp(ByteReader& r, uint8_t api) {
-  constexpr size_t kNumOps = std::size(functional::kAllOps);
+  constexpr size_t kNumOps = std::size(functional::kKernelOps);
   constexpr size_t kNumAliases = std::size(kAliases);
   constexpr size_t kNumNearMisses = std::size(kNearMisses);
   const uint8_t name_byte = r.Byte();
   std::string name_storage;
   const char* name = nullptr;
   if (name_byte < kNumOps) {
-    name_storage = std::string(functional::OpName(functional::kAllOps[name_byte]));
+    name_storage = std::string(functional::OpName(functional::kKernelOps[name_byte]));
   } else if (name_byte < kNumOps + kNumAliases) {
     name_storage = std::string(kAliases[name_byte - kNumOps]);
   } else if (name_byte < kNumOps + kNumAliases + kNumNearMisses) {
     name_storage = std::string(kNearMisses[name_byte - kNumOps - kNumAliases]);
   } else if (name_byte < 0xF0) {
-    name_storage = std::string(functional::OpName(functional::kAllOps[name_byte % kNumOps]));
+    name_storage = std::string(functional::OpName(functional::kKernelOps[name_byte % kNumOps]));
   } else if (name_byte < 0xF8) {
     for (int i = r.Byte() % 16; i > 0; --i) name_storage.push_back(static_cast<char>(r.Byte()));
     name_storage.resize(std::strlen(name_storage.c_str()));  // the C string the ABI sees

@@ -17,7 +17,7 @@
 #include "oneflow_promote/cli/operand_parser.h"
 #include "oneflow_promote/dtype.h"
 #include "oneflow_promote/dtype_format.h"
-#include "oneflow_promote/functional/op_rules.h"
+#include "oneflow_promote/ops/op_rules.h"
 #include "oneflow_promote/policy.h"
 #include "tests/fuzz/fuzz_input.h"
 
@@ -25,29 +25,6 @@ namespace oneflow_promote::fuzz {
 namespace {
 
 using functional::Op;
-
-// PyTorch's aliases as docs/ops.md lists them, with the op each stands for.
-struct Alias {
-  absl::string_view name;
-  Op op;
-};
-constexpr Alias kDocumentedAliases[] = {
-    {"true_divide", Op::kDiv},
-    {"divide", Op::kDiv},
-    {"multiply", Op::kMul},
-    {"subtract", Op::kSub},
-    {"greater", Op::kGt},
-    {"greater_equal", Op::kGe},
-    {"less", Op::kLt},
-    {"less_equal", Op::kLe},
-    {"not_equal", Op::kNe},
-    {"absolute", Op::kAbs},
-    {"negative", Op::kNeg},
-    {"arctan2", Op::kAtan2},
-    {"div(rounding_mode=floor)", Op::kDivFloor},
-    {"div(rounding_mode=trunc)", Op::kDivTrunc},
-};
-
 std::string Quoted(absl::string_view s) { return "'" + std::string(s) + "'"; }
 
 void CheckDTypeName(absl::string_view s) {
@@ -81,8 +58,12 @@ void CheckOpName(absl::string_view s) {
   for (Op op : functional::kAllOps) {
     if (functional::OpName(op) == s) expected = op;
   }
-  for (const Alias& alias : kDocumentedAliases) {
-    if (alias.name == s) expected = alias.op;
+  // The aliases op_list.h declares, which docs/ops.md's table lists.
+  for (Op op : functional::kAllOps) {
+    for (absl::string_view alias :
+         absl::StrSplit(functional::SpecOf(op).aliases, ' ', absl::SkipEmpty())) {
+      if (alias == s) expected = op;
+    }
   }
   const absl::StatusOr<Op> parsed = functional::ParseOp(s);
   if (!parsed.ok()) {

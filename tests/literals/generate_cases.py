@@ -131,7 +131,7 @@ def lines():
 
 
 def main(argv):
-    return write_or_check(argv, "\n".join(lines()) + "\n", f"ml_dtypes {ml_dtypes.__version__}")
+    return write_or_check(argv, "\n".join(lines()) + "\n", ["ml_dtypes", "numpy"])
 
 
 if __name__ == "__main__":

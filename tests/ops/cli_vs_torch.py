@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`promote op` against the installed PyTorch, on the CPU.
 
-Every op of oneflow_promote/functional/op_list.h on every operand, pair of
+Every op of oneflow_promote/ops/op_list.h on every operand, pair of
 operands and (for where) triple, drawn from each dtype of the library as a
 1-d and a 0-d tensor plus Python scalars (the values PyTorch checks: 0, 1,
 negative, 255, 2**40, 1e300, 0j, ...), under both default dtypes. The CLI

@@ -7,7 +7,7 @@ The generated repository @libtorch holds:
 
 The torch package is asked of python3 on PATH, or of the interpreter named by
 $ONEFLOW_PROMOTE_PYTHON. Its version must equal the pin in
-third_party/torch/requirements.txt (the local part, "+cu132", is ignored);
+third_party/python/requirements.txt (the local part, "+cu132", is ignored);
 $ONEFLOW_PROMOTE_TORCH_VERSION expects another version instead, for checking
 the library against a different PyTorch on purpose.
 
@@ -23,7 +23,7 @@ After installing another torch into the same interpreter, `bazel sync --configur
 the pin does so by itself.
 """
 
-_PIN = "//third_party/torch:requirements.txt"
+_PIN = "//third_party/python:requirements.txt"
 
 # Prints the torch package's version and resolved folder without importing it
 # (an import loads libtorch and the CUDA runtime: seconds, and a failure there
@@ -70,7 +70,7 @@ def _python(repository_ctx):
 
 def _how_to_install(python, expected, pinned):
     if expected == pinned:
-        return ("Install it with `{python} -m pip install -r third_party/torch/requirements.txt` " +
+        return ("Install it with `{python} -m pip install -r third_party/python/requirements.txt` " +
                 "(tools/install_deps.sh does that for python3), or set ONEFLOW_PROMOTE_PYTHON " +
                 "to an interpreter that has it.").format(python = python)
     return ("Install it with `{python} -m pip install torch=={expected}`, set ONEFLOW_PROMOTE_PYTHON " +
@@ -81,7 +81,7 @@ def _torch_configure_impl(repository_ctx):
     pinned = _pinned_version(repository_ctx)
     expected = repository_ctx.os.environ.get("ONEFLOW_PROMOTE_TORCH_VERSION", pinned)
     python = _python(repository_ctx)
-    wanted = ("torch=={} (pinned in third_party/torch/requirements.txt)".format(pinned) if expected == pinned
+    wanted = ("torch=={} (pinned in third_party/python/requirements.txt)".format(pinned) if expected == pinned
               else "torch=={} (ONEFLOW_PROMOTE_TORCH_VERSION; the pin is {})".format(expected, pinned))
     install = _how_to_install(python, expected, pinned)
 
@@ -127,7 +127,7 @@ def _torch_configure_impl(repository_ctx):
             fail(("\nlibtorch: {lib}/libtorch_cpu.so needs {missing}, which are not found. " +
                   "pip installs them beside torch (the nvidia wheels, found through torch's rpath " +
                   "$ORIGIN/../../nvidia/cu13/lib); reinstall with " +
-                  "`{python} -m pip install --force-reinstall -r third_party/torch/requirements.txt`.").format(
+                  "`{python} -m pip install --force-reinstall -r third_party/python/requirements.txt`.").format(
                 lib = lib_dir,
                 missing = ", ".join(missing),
                 python = python,

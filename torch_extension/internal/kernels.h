@@ -12,7 +12,7 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "oneflow_promote/functional/op_rules.h"
+#include "oneflow_promote/ops/op_rules.h"
 #include "torch_extension/internal/overloads.h"
 
 namespace oneflow_promote::torch_extension {

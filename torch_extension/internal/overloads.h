@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
-#include "oneflow_promote/functional/op_rules.h"
+#include "oneflow_promote/ops/op_rules.h"
 
 namespace oneflow_promote::torch_extension {
 

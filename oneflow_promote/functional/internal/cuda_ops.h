@@ -10,7 +10,7 @@
 
 #include "kernels/op_kernel_support.h"
 #include "oneflow_promote/dtype_enum.h"
-#include "oneflow_promote/functional/op_list.h"
+#include "oneflow_promote/ops/op_list.h"
 
 namespace oneflow_promote::cuda_ops_internal {
 

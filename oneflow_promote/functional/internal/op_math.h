@@ -12,7 +12,7 @@
 
 #include "kernels/convert.h"
 #include "oneflow_promote/dtype_enum.h"
-#include "oneflow_promote/functional/op_list.h"
+#include "oneflow_promote/ops/op_list.h"
 
 #if defined(__CUDACC__)
 #include <cuda/std/complex>
@@ -440,55 +440,28 @@ ONEFLOW_PROMOTE_OPS_INLINE auto Unary(M a) {
   }
 }
 
-// Whether the op has a kernel for storage type T: every dtype of the
-// categories op_rules.cc defines the op on.
+// Whether the op has an elementwise kernel for storage type T: an op of
+// op_list.h with Kernel(), on every dtype of its categories that it can
+// compute in (not integers for INT_TO_FLOAT ops). pow has a bool kernel too:
+// x ** True and x ** False skip the category rule (PowSkipsKernel).
 template <Op kOp, typename T>
 ONEFLOW_PROMOTE_OPS_INLINE constexpr bool HasKernel() {
-  using M = typename Math<T>::type;
-  constexpr bool kComplex = IsStdComplex<M>::value;
-  constexpr bool kFloat = std::is_floating_point_v<M>;
-  constexpr bool kBool = std::is_same_v<M, bool>;
-  switch (kOp) {
-    case Op::kAdd:
-    case Op::kMul:
-    case Op::kEq:
-    case Op::kNe:
-    case Op::kLogicalAnd:
-    case Op::kLogicalOr:
-    case Op::kLogicalXor:
-    case Op::kWhere:
-      return true;
-    case Op::kSub:
-    case Op::kNeg:
-      return !kBool;
-    case Op::kPow:  // bool only where the rules allow it: x ** True, x ** False
-      return true;
-    case Op::kDiv:
-      return kFloat || kComplex;
-    case Op::kDivFloor:
-    case Op::kDivTrunc:
-    case Op::kFloorDivide:
-    case Op::kRemainder:
-      return kFloat || kIsInt<M>;
-    case Op::kMaximum:
-    case Op::kMinimum:
-    case Op::kLt:
-    case Op::kLe:
-    case Op::kGt:
-    case Op::kGe:
-      return !kComplex;
-    case Op::kAtan2:
-      return kFloat;
-    case Op::kBitwiseAnd:
-    case Op::kBitwiseOr:
-    case Op::kBitwiseXor:
-      return kBool || kIsInt<M>;
-    case Op::kAbs:
-      return !kBool;
-    case Op::kSqrt:
-      return kFloat || kComplex;
-    default:
-      return false;  // reductions and dot have their own loops
+  constexpr functional::OpSpec kSpec = functional::SpecOf(kOp);
+  if constexpr (!kSpec.has_kernel || kSpec.kind != functional::OpKind::kElementwise) {
+    return false;
+  } else {
+    using M = typename Math<T>::type;
+    constexpr bool kBool = std::is_same_v<M, bool>;
+    if (kOp == Op::kPow && kBool) return true;
+    constexpr uint8_t kCategory = kBool                         ? functional::kBoolCategory
+                                  : kIsInt<M>                   ? functional::kIntegerCategories
+                                  : std::is_floating_point_v<M> ? functional::kFloatingCategory
+                                                                : functional::kComplexCategory;
+    uint8_t categories = kSpec.categories;
+    if (kSpec.promotion == functional::PromotionKind::kIntToFloat) {
+      categories &= ~functional::kBitwiseCategories;
+    }
+    return (categories & kCategory) != 0;
   }
 }
 

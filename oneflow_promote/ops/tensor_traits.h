@@ -3,13 +3,13 @@
 // at::Tensor, tensor.h for the library's Tensor); nothing here depends on
 // either.
 
-#ifndef ONEFLOW_PROMOTE_FUNCTIONAL_TENSOR_TRAITS_H_
-#define ONEFLOW_PROMOTE_FUNCTIONAL_TENSOR_TRAITS_H_
+#ifndef ONEFLOW_PROMOTE_OPS_TENSOR_TRAITS_H_
+#define ONEFLOW_PROMOTE_OPS_TENSOR_TRAITS_H_
 
 #include "oneflow_promote/device.h"
 #include "oneflow_promote/result_type.h"
 
-namespace oneflow_promote {
+namespace oneflow_promote::ops {
 
 // What TensorProcessor needs to know about a tensor type T. Specialize with:
 //   static DType DTypeOf(const T&);
@@ -30,6 +30,13 @@ template <typename T, typename Traits = TensorTraits<T>>
              : Operand::Tensor(Traits::DTypeOf(input), Traits::NDim(input));
 }
 
+}  // namespace oneflow_promote::ops
+
+// The names frameworks used before the rules layer had a folder of its own
+// (specializations of TensorTraits go in oneflow_promote::ops).
+namespace oneflow_promote {
+using ops::OperandOf;
+using ops::TensorTraits;
 }  // namespace oneflow_promote
 
-#endif  // ONEFLOW_PROMOTE_FUNCTIONAL_TENSOR_TRAITS_H_
+#endif  // ONEFLOW_PROMOTE_OPS_TENSOR_TRAITS_H_

@@ -17,8 +17,8 @@
 // within them every dtype computes, also where PyTorch has no CPU kernel
 // for it (add of uint16, sum of float8): docs/ops.md lists those cases.
 
-#ifndef ONEFLOW_PROMOTE_FUNCTIONAL_OP_RULES_H_
-#define ONEFLOW_PROMOTE_FUNCTIONAL_OP_RULES_H_
+#ifndef ONEFLOW_PROMOTE_OPS_OP_RULES_H_
+#define ONEFLOW_PROMOTE_OPS_OP_RULES_H_
 
 #include <cstdint>
 #include <optional>
@@ -28,62 +28,24 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "oneflow_promote/dtype.h"
-#include "oneflow_promote/functional/op_list.h"
+#include "oneflow_promote/ops/op_list.h"
 #include "oneflow_promote/policy.h"
 #include "oneflow_promote/result_type.h"
 
-namespace oneflow_promote::functional {
+namespace oneflow_promote::ops {
 
-// The op's name as PyTorch spells it ("floor_divide"); div with a rounding
-// mode is "div_floor" / "div_trunc".
-[[nodiscard]] constexpr absl::string_view OpName(Op op) {
-  switch (op) {
-#define ONEFLOW_PROMOTE_OP_NAME(e, name, arity, kind) \
-  case Op::e:                                         \
-    return #name;
-    ONEFLOW_PROMOTE_FOR_EACH_OP(ONEFLOW_PROMOTE_OP_NAME)
-#undef ONEFLOW_PROMOTE_OP_NAME
-  }
-  return "invalid";
-}
+// The op's name as PyTorch spells it ("floor_divide", "special.entr"); div
+// with a rounding mode is "div_floor" / "div_trunc".
+[[nodiscard]] constexpr absl::string_view OpName(Op op) { return SpecOf(op).name; }
 
-// Parses an op name: the names above, PyTorch's aliases (true_divide,
-// divide, multiply, subtract, greater, greater_equal, less, less_equal,
-// not_equal, absolute, negative) and "div(rounding_mode=floor)" /
-// "div(rounding_mode=trunc)". The error lists the accepted names.
+// Parses an op name: its name or one of its aliases in op_list.h
+// (PyTorch's: true_divide, multiply, arctan2, special.expit, ..., and
+// "div(rounding_mode=floor)" / "div(rounding_mode=trunc)"). The error lists
+// the accepted names.
 [[nodiscard]] absl::StatusOr<Op> ParseOp(absl::string_view name);
-
-// How an elementwise op's dtypes follow from its operands' promoted dtype:
-// PyTorch's ELEMENTWISE_TYPE_PROMOTION_KIND (torch._prims_common), whose
-// per-op values tests/torch_extension compares with torch._refs'.
-enum class PromotionKind : uint8_t {
-  kDefault,         // the promoted dtype (add, mul, maximum, bitwise ops)
-  kNoOpMath,        // the promoted dtype, computed in itself too (where)
-  kIntToFloat,      // integers and bool become the default dtype (div, atan2, sqrt)
-  kAlwaysBool,      // a bool result (comparisons, logical ops)
-  kComplexToFloat,  // a complex dtype returns its real part's dtype (abs)
-  kBoolToLong,      // bool becomes int64 (pow)
-};
 
 // "DEFAULT", "INT_TO_FLOAT", ...: PyTorch's spelling.
 [[nodiscard]] absl::string_view PromotionKindName(PromotionKind kind);
-
-// What a reduction accumulates in, beyond its operand's dtype.
-enum class ReductionFloor : uint8_t {
-  kNone,
-  kInt64,  // integers and bool accumulate in and return int64 (sum, prod, cumsum)
-};
-
-// Dtype categories as a mask, for the categories an op is defined on.
-enum DTypeCategories : uint8_t {
-  kBoolCategory = 1,
-  kIntegerCategories = 2,  // signed and unsigned
-  kFloatingCategory = 4,
-  kComplexCategory = 8,
-  kRealCategories = kBoolCategory | kIntegerCategories | kFloatingCategory,
-  kNumberCategories = kIntegerCategories | kFloatingCategory | kComplexCategory,
-  kAllCategories = kRealCategories | kComplexCategory,
-};
 
 // What an op does with dtypes.
 struct OpDTypes {
@@ -100,13 +62,6 @@ struct OpDTypes {
 
 // PyTorch's opmath dtype of `dtype` (torch._prims_common's computation dtype).
 [[nodiscard]] DType OpMathDType(DType dtype);
-
-// Whether PyTorch's autograd has a derivative for an op whose result carries
-// gradients (see ResultRequiresGrad).
-enum class Derivative : uint8_t {
-  kDefined,
-  kNotImplemented,  // the result requires grad, but backward raises (floor_divide)
-};
 
 // An op's dtype rule. A framework declares its own op in a line,
 //
@@ -139,9 +94,28 @@ struct OpRule {
   bool (*runs_no_kernel)(absl::Span<const Operand> operands) = nullptr;
   // Gradients through the op, where its result carries them.
   Derivative derivative = Derivative::kDefined;
+  // The operand positions that take a Python scalar (ScalarPositions bits);
+  // a scalar elsewhere fails as PyTorch's argument parser fails it.
+  uint8_t scalars = kAnyScalars;
+  // A result dtype that does not follow the compute dtype (argmax, var).
+  ResultRule result = ResultRule::kCompute;
+  // Takes a dtype= argument, which becomes the compute and result dtype.
+  bool takes_dtype = false;
+  // How operands are converted before promotion (ldexp, float_power).
+  OperandConversion conversion = OperandConversion::kNone;
 };
 
-// The rule of a built-in op.
+// Whether the operands fit the op's Python signature: Python scalars only in
+// the positions that take them, and alone only where the op allows it; the
+// error is PyTorch's argument parser's ("atan2(): argument 'other'
+// (position 2) must be Tensor, not float"). The Python-facing surfaces check
+// it (`promote op`, the PyTorch extension); InferOpDTypes and the functional
+// ops take Python scalars as libtorch's C++ API takes wrapped numbers, in
+// every position.
+[[nodiscard]] absl::Status CheckPythonSignature(const OpRule& rule,
+                                                absl::Span<const Operand> operands);
+
+// The rule of a built-in op, from its row of op_list.h.
 [[nodiscard]] const OpRule& RuleOf(Op op);
 
 // The dtypes of an op under `rule` applied to `operands` (tensors, with
@@ -150,10 +124,13 @@ struct OpRule {
 // a promoted dtype outside the rule's categories, or a failed promotion.
 // The promoted dtype is ResultType's under `policy` and `options`, even for
 // operands of one dtype (two Python floats add in the default dtype).
+// `dtype` is the dtype= argument of an op that takes one (sum, mean, cumsum):
+// the input is cast to it and the op computes in and returns it.
 [[nodiscard]] absl::StatusOr<OpDTypes> InferOpDTypes(const OpRule& rule,
                                                      absl::Span<const Operand> operands,
                                                      const PromotionOptions& options = {},
-                                                     Policy policy = Policy::kTorch);
+                                                     Policy policy = Policy::kTorch,
+                                                     std::optional<DType> dtype = std::nullopt);
 
 // InferOpDTypes(RuleOf(op), ...): PyTorch's errors for
 // forbidden dtypes (bool - bool, -bool, bitwise on floats, ordering of
@@ -163,7 +140,8 @@ struct OpRule {
 // overflow the dtype PyTorch converts them to. Integer division by zero is
 // the kernels' to report, as in PyTorch (an empty tensor divides by 0).
 [[nodiscard]] absl::StatusOr<OpDTypes> InferOpDTypes(Op op, absl::Span<const Operand> operands,
-                                                     const PromotionOptions& options = {});
+                                                     const PromotionOptions& options = {},
+                                                     std::optional<DType> dtype = std::nullopt);
 
 // PyTorch's checks of add's and sub's `alpha` (a Python scalar) against the
 // dtype the op computes in: a bool alpha only for bool, a floating one not
@@ -214,6 +192,6 @@ struct OpRule {
 [[nodiscard]] absl::Status CheckCanCastToOutput(DType computed, DType out,
                                                 Policy policy = Policy::kTorch);
 
-}  // namespace oneflow_promote::functional
+}  // namespace oneflow_promote::ops
 
-#endif  // ONEFLOW_PROMOTE_FUNCTIONAL_OP_RULES_H_
+#endif  // ONEFLOW_PROMOTE_OPS_OP_RULES_H_

@@ -3,7 +3,7 @@
 // dtypes expected are PyTorch's (checked against libtorch for the library's
 // Tensor by //tests:ops_vs_torch).
 
-#include "oneflow_promote/functional/tensor_processor.h"
+#include "oneflow_promote/ops/tensor_processor.h"
 
 #ifdef ONEFLOW_PROMOTE_FUNCTIONAL_TENSOR_H_
 #error "tensor_processor.h brings the library's Tensor to an adapter of another tensor type"
@@ -34,7 +34,7 @@ struct ForeignTensor {
 }  // namespace
 
 template <>
-struct TensorTraits<ForeignTensor> {
+struct ops::TensorTraits<ForeignTensor> {
   static DType DTypeOf(const ForeignTensor& t) { return t.dtype; }
   static int64_t NDim(const ForeignTensor& t) { return t.ndim; }
   static bool IsWrappedNumber(const ForeignTensor& t) { return t.scalar.has_value(); }

@@ -27,8 +27,8 @@
 // A framework plugs in by specializing TensorTraits (tensor_traits.h) for its
 // tensor type; this header brings neither the library's Tensor nor its kernels.
 
-#ifndef ONEFLOW_PROMOTE_FUNCTIONAL_TENSOR_PROCESSOR_H_
-#define ONEFLOW_PROMOTE_FUNCTIONAL_TENSOR_PROCESSOR_H_
+#ifndef ONEFLOW_PROMOTE_OPS_TENSOR_PROCESSOR_H_
+#define ONEFLOW_PROMOTE_OPS_TENSOR_PROCESSOR_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -41,11 +41,11 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "oneflow_promote/device.h"
-#include "oneflow_promote/functional/op_rules.h"
-#include "oneflow_promote/functional/tensor_traits.h"
+#include "oneflow_promote/ops/op_rules.h"
+#include "oneflow_promote/ops/tensor_traits.h"
 #include "oneflow_promote/result_type.h"
 
-namespace oneflow_promote {
+namespace oneflow_promote::ops {
 
 template <typename T, typename Traits = TensorTraits<T>>
 class TensorProcessor {
@@ -112,12 +112,11 @@ class TensorProcessor {
     }
     if (promote_) {
       absl::StatusOr<DType> common =
-          functional::CommonDType(operands, floors, integers_to_float_, options_, policy_);
+          ops::CommonDType(operands, floors, integers_to_float_, options_, policy_);
       if (!common.ok()) return common.status();
       common_dtype_ = *common;
       if (forced_dtype_.has_value()) {
-        if (absl::Status s = functional::CheckCanCastToOutput(*common, *forced_dtype_, policy_);
-            !s.ok()) {
+        if (absl::Status s = ops::CheckCanCastToOutput(*common, *forced_dtype_, policy_); !s.ok()) {
           return s;
         }
         common_dtype_ = *forced_dtype_;
@@ -126,9 +125,9 @@ class TensorProcessor {
     for (size_t i = 0; i < slots_.size(); ++i) {
       DType target = common_dtype_;
       if (!promote_) {
-        absl::StatusOr<DType> own = functional::CommonDType(absl::MakeConstSpan(&operands[i], 1),
-                                                            absl::MakeConstSpan(&floors[i], 1),
-                                                            integers_to_float_, options_, policy_);
+        absl::StatusOr<DType> own = ops::CommonDType(absl::MakeConstSpan(&operands[i], 1),
+                                                     absl::MakeConstSpan(&floors[i], 1),
+                                                     integers_to_float_, options_, policy_);
         if (!own.ok()) return own.status();
         target = *own;
       }
@@ -247,6 +246,12 @@ class TensorProcessor {
   DType common_dtype_ = DType::kBool;
 };
 
+}  // namespace oneflow_promote::ops
+
+// The names frameworks used before the rules layer had a folder of its own
+// (specializations of TensorTraits go in oneflow_promote::ops).
+namespace oneflow_promote {
+using ops::TensorProcessor;
 }  // namespace oneflow_promote
 
-#endif  // ONEFLOW_PROMOTE_FUNCTIONAL_TENSOR_PROCESSOR_H_
+#endif  // ONEFLOW_PROMOTE_OPS_TENSOR_PROCESSOR_H_

@@ -14,8 +14,8 @@
 // Every stage casts through TensorTraits<T>::Cast with the pipe's execution
 // context, and only inputs whose dtype changes.
 
-#ifndef ONEFLOW_PROMOTE_FUNCTIONAL_TENSOR_PROCESSOR_PIPE_H_
-#define ONEFLOW_PROMOTE_FUNCTIONAL_TENSOR_PROCESSOR_PIPE_H_
+#ifndef ONEFLOW_PROMOTE_OPS_TENSOR_PROCESSOR_PIPE_H_
+#define ONEFLOW_PROMOTE_OPS_TENSOR_PROCESSOR_PIPE_H_
 
 #include <cstdint>
 #include <initializer_list>
@@ -27,20 +27,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "oneflow_promote/device.h"
-#include "oneflow_promote/functional/op_rules.h"
-#include "oneflow_promote/functional/tensor_traits.h"
+#include "oneflow_promote/ops/op_rules.h"
+#include "oneflow_promote/ops/tensor_traits.h"
 #include "oneflow_promote/policy.h"
 #include "oneflow_promote/result_type.h"
 
-namespace oneflow_promote {
-
-// Which autocast list an op is on (torch.autocast's names).
-enum class AutoCastKind : uint8_t {
-  kNone,            // runs in its inputs' dtypes
-  kLowerPrecision,  // floating inputs run in the autocast dtype (matmul, conv)
-  kFloat32,         // floating inputs run in float32 (pow, sum, cumsum on CUDA)
-  kPromote,         // floating inputs run in their widest dtype (atan2, dot on CUDA)
-};
+namespace oneflow_promote::ops {
 
 // Whether autocast is on, and its lower-precision dtype (torch's defaults:
 // float16 on CUDA, bfloat16 on the CPU).
@@ -49,26 +41,12 @@ struct AutoCastState {
   DType lower_precision = DType::kFloat16;
 };
 
-// PyTorch 2.15's autocast list for a built-in op on `device`: on CUDA its
-// fp32 list (pow), fp32-with-output-dtype list (sum, prod, cumsum) and
-// promote list (atan2, dot); on the CPU prod runs in float32. The others
-// are on no list.
-[[nodiscard]] constexpr AutoCastKind TorchAutoCastKind(functional::Op op, Device::Kind device) {
-  using functional::Op;
-  if (device == Device::Kind::kCpu)
-    return op == Op::kProd ? AutoCastKind::kFloat32 : AutoCastKind::kNone;
-  switch (op) {
-    case Op::kPow:
-    case Op::kSum:
-    case Op::kProd:
-    case Op::kCumsum:
-      return AutoCastKind::kFloat32;
-    case Op::kAtan2:
-    case Op::kDot:
-      return AutoCastKind::kPromote;
-    default:
-      return AutoCastKind::kNone;
-  }
+// PyTorch 2.15's autocast list for a built-in op on `device`, from its row
+// of op_list.h: on CUDA its fp32 list (pow), fp32-with-output-dtype list
+// (sum, prod, cumsum) and promote list (atan2, dot); on the CPU prod runs in
+// float32. The others are on no list.
+[[nodiscard]] constexpr AutoCastKind TorchAutoCastKind(ops::Op op, Device::Kind device) {
+  return ops::AutoCastKindOf(op, device == Device::Kind::kCuda);
 }
 
 template <typename T, typename Traits = TensorTraits<T>>
@@ -103,12 +81,11 @@ class TensorProcessorPipe {
 
   // Decides the op's dtypes under `rule` and casts every promoted input
   // (where's values, not its condition) to the compute dtype.
-  absl::Status Promote(const functional::OpRule& rule, const PromotionOptions& options = {},
+  absl::Status Promote(const ops::OpRule& rule, const PromotionOptions& options = {},
                        Policy policy = Policy::kTorch) {
     absl::InlinedVector<Operand, 4> operands;
     for (const T& input : inputs_) operands.push_back(OperandOf<T, Traits>(input));
-    absl::StatusOr<functional::OpDTypes> dtypes =
-        functional::InferOpDTypes(rule, operands, options, policy);
+    absl::StatusOr<ops::OpDTypes> dtypes = ops::InferOpDTypes(rule, operands, options, policy);
     if (!dtypes.ok()) return dtypes.status();
     dtypes_ = *dtypes;
     policy_ = policy;
@@ -125,7 +102,7 @@ class TensorProcessorPipe {
     if (!promoted_) return absl::FailedPreconditionError("CheckOutputs before Promote");
     for (size_t i = 0; i < outputs.size(); ++i) {
       absl::Status s =
-          functional::CheckCanCastToOutput(dtypes_.result, Traits::DTypeOf(outputs[i]), policy_);
+          ops::CheckCanCastToOutput(dtypes_.result, Traits::DTypeOf(outputs[i]), policy_);
       if (!s.ok()) return absl::Status(s.code(), absl::StrCat("output ", i + 1, ": ", s.message()));
     }
     return absl::OkStatus();
@@ -136,7 +113,7 @@ class TensorProcessorPipe {
 
   [[nodiscard]] absl::Span<const T> inputs() const { return inputs_; }
   // The op's dtypes, once Promote succeeded.
-  [[nodiscard]] const functional::OpDTypes& dtypes() const { return dtypes_; }
+  [[nodiscard]] const ops::OpDTypes& dtypes() const { return dtypes_; }
 
  private:
   static bool Eligible(const T& input) {
@@ -154,11 +131,20 @@ class TensorProcessorPipe {
 
   absl::InlinedVector<T, 4> inputs_;
   ExecutionContext context_;
-  functional::OpDTypes dtypes_{DType::kBool, DType::kBool, DType::kBool};
+  ops::OpDTypes dtypes_{DType::kBool, DType::kBool, DType::kBool};
   Policy policy_ = Policy::kTorch;
   bool promoted_ = false;
 };
 
+}  // namespace oneflow_promote::ops
+
+// The names frameworks used before the rules layer had a folder of its own
+// (specializations of TensorTraits go in oneflow_promote::ops).
+namespace oneflow_promote {
+using ops::AutoCastKind;
+using ops::AutoCastState;
+using ops::TensorProcessorPipe;
+using ops::TorchAutoCastKind;
 }  // namespace oneflow_promote
 
-#endif  // ONEFLOW_PROMOTE_FUNCTIONAL_TENSOR_PROCESSOR_PIPE_H_
+#endif  // ONEFLOW_PROMOTE_OPS_TENSOR_PROCESSOR_PIPE_H_

@@ -62,7 +62,6 @@ EXTENSION_SOURCES = [
     "torch_extension/internal/functionalize.cc",
     "torch_extension/internal/kernels.cc",
     "torch_extension/internal/overloads.cc",
-    "torch_extension/internal/python_scalars.cc",
     "torch_extension/internal/scalar_scalar.cc",
 ]
 # The cast kernels for a wider ISA of the build machine's architecture,

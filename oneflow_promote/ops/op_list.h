@@ -204,6 +204,7 @@ struct OpSpec {
   constexpr OpSpec Kernel() const { return Set(&OpSpec::has_kernel, true); }
   constexpr OpSpec Alpha() const { return Set(&OpSpec::alpha, true); }
   constexpr OpSpec RoundingMode() const { return Set(&OpSpec::rounding_mode, true); }
+  constexpr OpSpec InTorchExtension() const { return Set(&OpSpec::in_torch_extension, true); }
   constexpr OpSpec NoInPlace() const { return Set(&OpSpec::in_place, false); }
   constexpr OpSpec TakesDType() const { return Set(&OpSpec::takes_dtype, true); }
   constexpr OpSpec KeepsDType() const { return Set(&OpSpec::keeps_dtype, true); }
@@ -254,12 +255,15 @@ constexpr OpSpec ReductionRow(const char* name, OpKind kind = OpKind::kReduction
 // first (the functional frontend's kernels); the rest are rules only.
 // clang-format off
 #define ONEFLOW_PROMOTE_FOR_EACH_OP(X)                                                             \
-  X(kAdd, BinaryRow("add").Scalars(kScalarEither | kScalarsAlone).Kernel().Alpha())                \
+  X(kAdd, BinaryRow("add").Scalars(kScalarEither | kScalarsAlone).Kernel().InTorchExtension()      \
+      .Alpha())                                                                                    \
   X(kSub, BinaryRow("sub").Alias("subtract").Categories(kNumberCategories)                         \
-      .Scalars(kScalarEither | kScalarsAlone).Check(OpCheck::kNoBoolOperand).Kernel().Alpha())     \
-  X(kMul, BinaryRow("mul").Alias("multiply").Scalars(kScalarEither | kScalarsAlone).Kernel())      \
+      .Scalars(kScalarEither | kScalarsAlone).Check(OpCheck::kNoBoolOperand).Kernel()              \
+      .InTorchExtension().Alpha())                                                                 \
+  X(kMul, BinaryRow("mul").Alias("multiply").Scalars(kScalarEither | kScalarsAlone).Kernel()       \
+      .InTorchExtension())                                                                         \
   X(kDiv, BinaryRow("div").Alias("divide true_divide").IntToFloat()                                \
-      .Scalars(kScalarEither | kScalarsAlone).Kernel().RoundingMode())                             \
+      .Scalars(kScalarEither | kScalarsAlone).Kernel().InTorchExtension().RoundingMode())          \
   X(kDivFloor, BinaryRow("div_floor").Alias("div(rounding_mode=floor)")                            \
       .Categories(kIntegersAndFloats).KernelName("div_floor_cpu")                                  \
       .Scalars(kScalarEither | kScalarsAlone).Kernel())                                            \
@@ -267,38 +271,40 @@ constexpr OpSpec ReductionRow(const char* name, OpKind kind = OpKind::kReduction
       .Categories(kIntegersAndFloats).KernelName("div_trunc_cpu")                                  \
       .Scalars(kScalarEither | kScalarsAlone).Kernel())                                            \
   X(kFloorDivide, BinaryRow("floor_divide").Categories(kIntegersAndFloats)                         \
-      .KernelName("div_floor_cpu").Scalars(kScalarEither | kScalarsAlone).NoDerivative().Kernel()) \
+      .KernelName("div_floor_cpu").Scalars(kScalarEither | kScalarsAlone).NoDerivative().Kernel()  \
+      .InTorchExtension())                                                                         \
   X(kRemainder, BinaryRow("remainder").Categories(kIntegersAndFloats).KernelName("remainder_cpu")  \
-      .Scalars(kScalarEither).Kernel())                                                            \
+      .Scalars(kScalarEither).Kernel().InTorchExtension())                                         \
   X(kPow, BinaryRow("pow").BoolToLong().Categories(kNumberCategories).Check(OpCheck::kPow)         \
       .Scalars(kScalarEither).Kernel().AutoCastCuda(AutoCastKind::kFloat32))                       \
   X(kMaximum, BinaryRow("maximum").Categories(kRealCategories).Check(OpCheck::kNoComplexOperand)   \
-      .Kernel().NoInPlace())                                                                       \
+      .Kernel().InTorchExtension().NoInPlace())                                                    \
   X(kMinimum, BinaryRow("minimum").Categories(kRealCategories).Check(OpCheck::kNoComplexOperand)   \
-      .Kernel().NoInPlace())                                                                       \
+      .Kernel().InTorchExtension().NoInPlace())                                                    \
   X(kAtan2, BinaryRow("atan2").Alias("arctan2").IntToFloat().Categories(kRealCategories)           \
-      .KernelName("atan2_cpu").Kernel().AutoCastCuda(AutoCastKind::kPromote))                      \
-  X(kEq, BinaryRow("eq").AlwaysBool().Scalars(kScalarSecond).Kernel())                             \
-  X(kNe, BinaryRow("ne").Alias("not_equal").AlwaysBool().Scalars(kScalarSecond).Kernel())          \
+      .KernelName("atan2_cpu").Kernel().InTorchExtension().AutoCastCuda(AutoCastKind::kPromote))   \
+  X(kEq, BinaryRow("eq").AlwaysBool().Scalars(kScalarSecond).Kernel().InTorchExtension())          \
+  X(kNe, BinaryRow("ne").Alias("not_equal").AlwaysBool().Scalars(kScalarSecond).Kernel()           \
+      .InTorchExtension())                                                                         \
   X(kLt, BinaryRow("lt").Alias("less").AlwaysBool().Categories(kRealCategories)                    \
-      .KernelName("lt_cpu").Scalars(kScalarSecond).Kernel())                                       \
+      .KernelName("lt_cpu").Scalars(kScalarSecond).Kernel().InTorchExtension())                    \
   X(kLe, BinaryRow("le").Alias("less_equal").AlwaysBool().Categories(kRealCategories)              \
-      .KernelName("le_cpu").Scalars(kScalarSecond).Kernel())                                       \
+      .KernelName("le_cpu").Scalars(kScalarSecond).Kernel().InTorchExtension())                    \
   X(kGt, BinaryRow("gt").Alias("greater").AlwaysBool().Categories(kRealCategories)                 \
-      .KernelName("gt_cpu").Scalars(kScalarSecond).Kernel())                                       \
+      .KernelName("gt_cpu").Scalars(kScalarSecond).Kernel().InTorchExtension())                    \
   X(kGe, BinaryRow("ge").Alias("greater_equal").AlwaysBool().Categories(kRealCategories)           \
-      .KernelName("ge_cpu").Scalars(kScalarSecond).Kernel())                                       \
-  X(kLogicalAnd, BinaryRow("logical_and").AlwaysBool().Kernel())                                   \
-  X(kLogicalOr, BinaryRow("logical_or").AlwaysBool().Kernel())                                     \
-  X(kLogicalXor, BinaryRow("logical_xor").AlwaysBool().Kernel())                                   \
+      .KernelName("ge_cpu").Scalars(kScalarSecond).Kernel().InTorchExtension())                    \
+  X(kLogicalAnd, BinaryRow("logical_and").AlwaysBool().Kernel().InTorchExtension())                \
+  X(kLogicalOr, BinaryRow("logical_or").AlwaysBool().Kernel().InTorchExtension())                  \
+  X(kLogicalXor, BinaryRow("logical_xor").AlwaysBool().Kernel().InTorchExtension())                \
   X(kBitwiseAnd, BinaryRow("bitwise_and").Categories(kBitwiseCategories)                           \
-      .KernelName("bitwise_and_cpu").Scalars(kScalarEither).Kernel())                              \
+      .KernelName("bitwise_and_cpu").Scalars(kScalarEither).Kernel().InTorchExtension())           \
   X(kBitwiseOr, BinaryRow("bitwise_or").Categories(kBitwiseCategories)                             \
-      .KernelName("bitwise_or_cpu").Scalars(kScalarEither).Kernel())                               \
+      .KernelName("bitwise_or_cpu").Scalars(kScalarEither).Kernel().InTorchExtension())            \
   X(kBitwiseXor, BinaryRow("bitwise_xor").Categories(kBitwiseCategories)                           \
-      .KernelName("bitwise_xor_cpu").Scalars(kScalarEither).Kernel())                              \
+      .KernelName("bitwise_xor_cpu").Scalars(kScalarEither).Kernel().InTorchExtension())           \
   X(kWhere, TernaryRow("where").NoOpMath().FirstPromoted(1).Check(OpCheck::kWhere)                 \
-      .Scalars(kScalarValues).Kernel())                                                            \
+      .Scalars(kScalarValues).Kernel().InTorchExtension())                                         \
   X(kDot, BinaryRow("dot").Contraction().Categories(kNumberCategories).Check(OpCheck::kDot)        \
       .Kernel().AutoCastCuda(AutoCastKind::kPromote))                                              \
   X(kSum, ReductionRow("sum").Floor(ReductionFloor::kInt64).TakesDType().Kernel()                  \

@@ -8,20 +8,11 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "torch_extension/internal/python_scalars.h"
 
 namespace oneflow_promote::torch_extension {
 namespace {
 
 using functional::Op;
-
-struct Spec {
-  const char* name;
-  Op op;
-  bool alpha = false;
-  bool rounding_mode = false;
-  bool in_place = true;  // torch has name_ (maximum and minimum have none)
-};
 
 // Operand names in the schema: self, other; where's condition, self, other.
 constexpr const char* kBinaryNames[] = {"self", "other"};
@@ -63,31 +54,12 @@ Overload Make(const std::string& base, const std::string& overload_name, Op op, 
 }
 
 std::vector<Overload> MakeOverloads() {
-  static constexpr Spec kBinary[] = {
-      {"add", Op::kAdd, true},
-      {"sub", Op::kSub, true},
-      {"mul", Op::kMul},
-      {"div", Op::kDiv, false, true},
-      {"floor_divide", Op::kFloorDivide},
-      {"remainder", Op::kRemainder},
-      {"maximum", Op::kMaximum, false, false, false},
-      {"minimum", Op::kMinimum, false, false, false},
-      {"atan2", Op::kAtan2},
-      {"eq", Op::kEq},
-      {"ne", Op::kNe},
-      {"lt", Op::kLt},
-      {"le", Op::kLe},
-      {"gt", Op::kGt},
-      {"ge", Op::kGe},
-      {"logical_and", Op::kLogicalAnd},
-      {"logical_or", Op::kLogicalOr},
-      {"logical_xor", Op::kLogicalXor},
-      {"bitwise_and", Op::kBitwiseAnd},
-      {"bitwise_or", Op::kBitwiseOr},
-      {"bitwise_xor", Op::kBitwiseXor},
-  };
   std::vector<Overload> overloads;
-  for (const Spec& s : kBinary) {
+  // The binary ops op_list.h marks InTorchExtension(), with their rows'
+  // overload conventions (alpha, rounding_mode, in place).
+  for (Op op : functional::kAllOps) {
+    const functional::OpSpec& s = functional::SpecOf(op);
+    if (!s.in_torch_extension || s.arity != 2) continue;
     // Each overload, and for add, sub and div its twin with alpha or
     // rounding_mode ("Tensor_mode", "Scalar_mode_out", as aten names div's).
     const char* suffix = s.alpha ? "alpha" : s.rounding_mode ? "mode" : nullptr;
@@ -97,7 +69,7 @@ std::vector<Overload> MakeOverloads() {
                                      : scalar_other ? "Scalar"
                                                     : "Tensor";
       overloads.push_back(
-          Make(s.name, overload_name, s.op, variant, {scalar_self, scalar_other}, false, false));
+          Make(s.name, overload_name, op, variant, {scalar_self, scalar_other}, false, false));
       overloads.back().functional = absl::StrCat(s.name, ".", functional);
       if (suffix == nullptr) return;
       // "Scalar_out" -> "Scalar_alpha_out", "Tensor" -> "Tensor_alpha".
@@ -107,21 +79,27 @@ std::vector<Overload> MakeOverloads() {
           out ? absl::StrCat(name.substr(0, name.size() - 4), "_", suffix, "_out")
               : absl::StrCat(name, "_", suffix);
       overloads.push_back(
-          Make(s.name, twin, s.op, variant, {scalar_self, scalar_other}, s.alpha, s.rounding_mode));
+          Make(s.name, twin, op, variant, {scalar_self, scalar_other}, s.alpha, s.rounding_mode));
       overloads.back().functional = absl::StrCat(s.name, ".", functional, "_", suffix);
     };
-    // Python scalars only where torch takes them (python_scalars.h).
-    const PythonScalars scalars = PythonScalarsOf(s.op);
+    // Python scalars only where torch's Python function takes them (the
+    // row's Scalars()): aten's Scalar overloads for the second operand, its
+    // Scalar_Tensor ones for the first, and out= there too where the
+    // argument parser wraps numbers into tensors (the ops that take
+    // numbers alone).
+    const bool scalar_other = (s.scalars & functional::kScalarSecond) != 0;
+    const bool scalar_self = (s.scalars & functional::kScalarFirst) != 0;
+    const bool scalar_self_out = scalar_self && (s.scalars & functional::kScalarsAlone) != 0;
     add("Tensor", Variant::kFunctional, false);
-    if (scalars.other) add("Scalar", Variant::kFunctional, true);
+    if (scalar_other) add("Scalar", Variant::kFunctional, true);
     add("out", Variant::kOut, false);
-    if (scalars.other) add("Scalar_out", Variant::kOut, true);
+    if (scalar_other) add("Scalar_out", Variant::kOut, true);
     if (s.in_place) {
       add("Tensor", Variant::kInPlace, false);
-      if (scalars.other) add("Scalar", Variant::kInPlace, true);
+      if (scalar_other) add("Scalar", Variant::kInPlace, true);
     }
-    if (scalars.self) add("Scalar_Tensor", Variant::kFunctional, false, true);
-    if (scalars.self_out) add("Scalar_Tensor_out", Variant::kOut, false, true);
+    if (scalar_self) add("Scalar_Tensor", Variant::kFunctional, false, true);
+    if (scalar_self_out) add("Scalar_Tensor_out", Variant::kOut, false, true);
   }
   const auto where = [&](const char* overload_name, Variant variant, bool scalar_self,
                          bool scalar_other) {

@@ -4,7 +4,8 @@
 // integers, int64 -> floating (AVX2 converts no int64), complex -> bool
 // and the real-part casts. The pairs GCC's own loops convert as fast
 // stream through LoopBlockCast (block_runner.h).
-// Only cpu_cast_avx2.cc includes this file (it needs -mavx2 -mf16c);
+// Only cpu_cast_avx2.cc includes this file (it needs -mavx2 -mf16c), after
+// defining ONEFLOW_PROMOTE_CPU_TARGET, the namespace its copy goes in;
 // BlockCast<From, To>::Run converts nothing for every other pair, which
 // leaves them to the scalar loop.
 //
@@ -34,7 +35,7 @@
 #include "kernels/internal/cpu_cast.h"
 #include "oneflow_promote/numeric_types.h"
 
-namespace oneflow_promote::cast_internal::avx2 {
+namespace oneflow_promote::cast_internal::ONEFLOW_PROMOTE_CPU_TARGET {
 namespace block_internal {
 
 // The pair classes, the streaming rules and RunBlocks.
@@ -1354,6 +1355,6 @@ struct BlockCast<
   }
 };
 
-}  // namespace oneflow_promote::cast_internal::avx2
+}  // namespace oneflow_promote::cast_internal::ONEFLOW_PROMOTE_CPU_TARGET
 
 #endif  // ONEFLOW_PROMOTE_KERNELS_INTERNAL_AVX2_BLOCK_CAST_H_

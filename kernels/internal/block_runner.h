@@ -6,7 +6,9 @@
 // these rules decide how the run reaches memory. docs/tuning.md gives the
 // measurements behind each, under its name.
 // Its vector-touching functions are force-inlined with internal linkage,
-// so each instruction set's file compiles its own copy under its own flags.
+// and in a kernel set's file (ONEFLOW_PROMOTE_CPU_TARGET defined) all of it
+// lies in an inline namespace named after the set, so each instruction
+// set's file compiles its own copy under its own flags.
 
 #ifndef ONEFLOW_PROMOTE_KERNELS_INTERNAL_BLOCK_RUNNER_H_
 #define ONEFLOW_PROMOTE_KERNELS_INTERNAL_BLOCK_RUNNER_H_
@@ -28,6 +30,13 @@
 #include "oneflow_promote/numeric_types.h"
 
 namespace oneflow_promote::cast_internal::blocks {
+#if defined(ONEFLOW_PROMOTE_CPU_TARGET)
+// The templates here have external linkage: one set's instantiation of
+// LoopBlockCast or RoundTowardZero, emitted out of line, would otherwise
+// stand in for every set's at link time (the baseline's int8 -> complex128
+// streaming kernel ran the AVX2 set's LoopBlockCast).
+inline namespace ONEFLOW_PROMOTE_CPU_TARGET {
+#endif
 
 #define ONEFLOW_PROMOTE_BLOCK_INLINE static inline __attribute__((always_inline))
 
@@ -348,6 +357,9 @@ struct LoopBlockCast {
 
 #undef ONEFLOW_PROMOTE_BLOCK_INLINE
 
+#if defined(ONEFLOW_PROMOTE_CPU_TARGET)
+}  // namespace ONEFLOW_PROMOTE_CPU_TARGET
+#endif
 }  // namespace oneflow_promote::cast_internal::blocks
 
 #endif  // ONEFLOW_PROMOTE_KERNELS_INTERNAL_BLOCK_RUNNER_H_

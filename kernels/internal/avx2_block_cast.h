@@ -712,7 +712,7 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m128i RoundToMiniFloatBits8(const From* in) {
 }
 
 // Stores a 16- or 32-byte vector at p, non-temporally for
-// Store::kStreaming. The streaming kernels align the destination to
+// the streaming Store kinds. The streaming kernels align the destination to
 // kStreamAlignment bytes (cpu_cast.h), and every block stores whole vectors
 // at multiples of their size from its start, so the streaming stores are
 // aligned.
@@ -721,14 +721,14 @@ ONEFLOW_PROMOTE_BLOCK_INLINE void StoreVector(void* p, Vector v) {
   static_assert(sizeof(Vector) == 16 || sizeof(Vector) == 32);
   if constexpr (sizeof(Vector) == 16) {
     const __m128i bits = __builtin_bit_cast(__m128i, v);
-    if constexpr (kStore == Store::kStreaming) {
+    if constexpr (kStreams<kStore>) {
       _mm_stream_si128(static_cast<__m128i*>(p), bits);
     } else {
       _mm_storeu_si128(static_cast<__m128i*>(p), bits);
     }
   } else {
     const __m256i bits = __builtin_bit_cast(__m256i, v);
-    if constexpr (kStore == Store::kStreaming) {
+    if constexpr (kStreams<kStore>) {
       _mm256_stream_si256(static_cast<__m256i*>(p), bits);
     } else {
       _mm256_storeu_si256(static_cast<__m256i*>(p), bits);
@@ -860,7 +860,7 @@ ONEFLOW_PROMOTE_BLOCK_INLINE bool HalfToInt16Truncated16(__m256i half, __m256i* 
 
 // BlockCast<From, To>::Run(in, out, n) converts a leading part of the n
 // elements and returns its length; the caller converts the rest with
-// Convert<To>. Run<Store::kStreaming> writes with non-temporal stores, to
+// Convert<To>. Run under a streaming Store writes with non-temporal stores, to
 // a destination aligned to kStreamAlignment bytes, and the caller fences
 // them. Pairs without hand-written blocks convert nothing here.
 template <typename From, typename To, typename = void>

@@ -30,7 +30,8 @@ inline constexpr int64_t kStreamingBytes = int64_t{8} << 20;
 
 // Whether a pass that reads read_bytes and writes write_bytes writes with
 // non-temporal stores: from kStreamingBytes of destination on, unless
-// caching pays (CachingPays) in the last-level cache the processor reports.
+// caching pays (CachingPays) in the last-level cache the processor reports
+// (ChosenStoreKind).
 [[nodiscard]] bool StreamsDestination(int64_t read_bytes, int64_t write_bytes);
 
 // Whether ordinary stores beat streaming for such a pass because its source
@@ -42,10 +43,32 @@ inline constexpr int64_t kStreamingBytes = int64_t{8} << 20;
 // (docs/tuning.md, CachingPays).
 [[nodiscard]] bool CachingPays(int64_t read_bytes, int64_t write_bytes, int64_t cache_bytes);
 
-// Which stores StreamsDestination chooses. Tests force each kind on small
-// buffers, so that what they cover does not depend on the cache sizes of
-// the machine they run on.
-enum class StoreKind { kChosenBySize, kStreaming, kOrdinary };
+// Whether a pass's source of read_bytes outgrows a last-level cache of
+// cache_bytes: at least the whole cache, so that a pass reading it in order
+// has evicted its first lines before the next pass comes back to them, and
+// a prefetch that keeps them out of the cache loses nothing
+// (docs/tuning.md, kPrefetchesNextTurn). A cache reported larger than the
+// process can use only keeps such prefetches off, as libtorch reads.
+[[nodiscard]] bool SourceOutgrowsCache(int64_t read_bytes, int64_t cache_bytes);
+
+// How a contiguous pass writes its destination and reads its source:
+// ordinary stores; streaming stores (kStreaming), over a source that may
+// stay in the last-level cache; or streaming stores over a source that
+// outgrows it (kStreamingFromMemory, SourceOutgrowsCache). kChosenBySize
+// only un-forces SetStoreKindForTesting.
+enum class StoreKind { kChosenBySize, kStreaming, kStreamingFromMemory, kOrdinary };
+
+// The kind StreamsDestination and the cast choose for a pass in a
+// last-level cache of cache_bytes, from the rules above; never
+// kChosenBySize.
+[[nodiscard]] StoreKind StoreKindFor(int64_t read_bytes, int64_t write_bytes, int64_t cache_bytes);
+
+// StoreKindFor in the last-level cache the processor reports, unless a test
+// forces a kind.
+[[nodiscard]] StoreKind ChosenStoreKind(int64_t read_bytes, int64_t write_bytes);
+
+// Tests force each kind on small buffers, so that what they cover does not
+// depend on the cache sizes of the machine they run on.
 void SetStoreKindForTesting(StoreKind kind);
 
 // Forces a store kind for its lifetime.
@@ -81,6 +104,9 @@ struct CpuCastKernels {
   // for the pairs they make faster, ordinary ones for the rest and where
   // the processor has none.
   ContiguousCastFn contiguous_streaming[kNumDTypes][kNumDTypes] = {};
+  // The same for sources that outgrow the last-level cache
+  // (StoreKind::kStreamingFromMemory).
+  ContiguousCastFn contiguous_streaming_from_memory[kNumDTypes][kNumDTypes] = {};
   StridedCastFn strided[kNumDTypes][kNumDTypes] = {};
 };
 
@@ -98,6 +124,11 @@ namespace sve {
 const CpuCastKernels& Kernels();
 }  // namespace sve
 #endif
+
+// The kernel of `kernels` for a contiguous pass of from -> to under `kind`
+// (not kChosenBySize).
+[[nodiscard]] ContiguousCastFn ContiguousKernel(const CpuCastKernels& kernels, DType from, DType to,
+                                                StoreKind kind);
 
 // Every kernel set this processor runs, widest first; the baseline is last.
 [[nodiscard]] const std::vector<const CpuCastKernels*>& RunnableCpuCastKernels();

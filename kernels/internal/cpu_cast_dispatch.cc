@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
+#include <vector>
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -63,17 +65,40 @@ int64_t LastLevelCacheBytes() {
   return bytes;
 }
 
+bool SourceOutgrowsCache(int64_t read_bytes, int64_t cache_bytes) {
+  return read_bytes >= cache_bytes;
+}
+
+StoreKind StoreKindFor(int64_t read_bytes, int64_t write_bytes, int64_t cache_bytes) {
+  if (write_bytes < kStreamingBytes || CachingPays(read_bytes, write_bytes, cache_bytes)) {
+    return StoreKind::kOrdinary;
+  }
+  return SourceOutgrowsCache(read_bytes, cache_bytes) ? StoreKind::kStreamingFromMemory
+                                                      : StoreKind::kStreaming;
+}
+
+StoreKind ChosenStoreKind(int64_t read_bytes, int64_t write_bytes) {
+  const StoreKind forced = forced_store_kind.load(std::memory_order_relaxed);
+  if (forced != StoreKind::kChosenBySize) return forced;
+  return StoreKindFor(read_bytes, write_bytes, LastLevelCacheBytes());
+}
+
 bool StreamsDestination(int64_t read_bytes, int64_t write_bytes) {
-  switch (forced_store_kind.load(std::memory_order_relaxed)) {
+  return ChosenStoreKind(read_bytes, write_bytes) != StoreKind::kOrdinary;
+}
+
+ContiguousCastFn ContiguousKernel(const CpuCastKernels& kernels, DType from, DType to,
+                                  StoreKind kind) {
+  switch (kind) {
     case StoreKind::kStreaming:
-      return true;
+      return kernels.contiguous_streaming[Index(from)][Index(to)];
+    case StoreKind::kStreamingFromMemory:
+      return kernels.contiguous_streaming_from_memory[Index(from)][Index(to)];
     case StoreKind::kOrdinary:
-      return false;
     case StoreKind::kChosenBySize:
       break;
   }
-  return write_bytes >= kStreamingBytes &&
-         !CachingPays(read_bytes, write_bytes, LastLevelCacheBytes());
+  return kernels.contiguous[Index(from)][Index(to)];
 }
 
 bool CachingPays(int64_t read_bytes, int64_t write_bytes, int64_t cache_bytes) {

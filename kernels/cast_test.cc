@@ -36,9 +36,9 @@ using testing::FillRandom;
 using testing::FirstDifference;
 using testing::ThreadPerRangePool;
 
-// Runs `check` once with each CPU kernel set this processor runs (AVX2 and
-// the baseline on x86-64; SVE and NEON on AArch64), each named in the
-// failures it reports.
+// Runs `check` once with each CPU kernel set this processor runs (AVX2,
+// AVX-512 where the processor has it, and the baseline on x86-64; SVE and
+// NEON on AArch64), each named in the failures it reports.
 template <typename Check>
 void ForEachCpuKernelSet(Check check) {
   for (const cast_internal::CpuCastKernels* kernels : cast_internal::RunnableCpuCastKernels()) {
@@ -89,7 +89,7 @@ void ExpectError(const absl::Status& status, absl::string_view fragment) {
   EXPECT_TRUE(absl::StrContains(status.message(), fragment)) << status;
 }
 
-// The dispatch finds every kernel set the processor runs, widest first:
+// The dispatch finds every kernel set the processor runs, preferred first:
 // those ONEFLOW_PROMOTE_EXPECT_CPU_KERNELS names (comma-separated; the Arm
 // check sets it for the processor it asks qemu for) or, on x86-64, those
 // the flags in /proc/cpuinfo allow.
@@ -108,7 +108,12 @@ TEST(CpuCastKernels, DispatchFindsEverySetTheProcessorRuns) {
     const auto has = [&](absl::string_view flag) {
       return std::find(flags.begin(), flags.end(), flag) != flags.end();
     };
-    if (has("avx2") && has("f16c")) expected.push_back("avx2");
+    // Linux lists AVX-512 only where it saves the registers (XCR0).
+    const bool avx2 = has("avx2") && has("f16c");
+    if (avx2) expected.push_back("avx2");
+    if (avx2 && has("avx512f") && has("avx512bw") && has("avx512dq") && has("avx512vl")) {
+      expected.push_back("avx512");
+    }
     expected.push_back("baseline");
 #else
     GTEST_SKIP()

@@ -4,10 +4,10 @@
 // integers, int64 -> floating (AVX2 converts no int64), complex -> bool
 // and the real-part casts. The pairs GCC's own loops convert as fast
 // stream through LoopBlockCast (block_runner.h).
-// Only cpu_cast_avx2.cc includes this file (it needs -mavx2 -mf16c), after
-// defining ONEFLOW_PROMOTE_CPU_TARGET, the namespace its copy goes in;
-// BlockCast<From, To>::Run converts nothing for every other pair, which
-// leaves them to the scalar loop.
+// The AVX2 and AVX-512 sets' files include this file (it needs -mavx2
+// -mf16c), each after defining ONEFLOW_PROMOTE_CPU_TARGET, the namespace
+// its copy goes in; BlockCast<From, To>::Run converts nothing for every
+// other pair, which leaves them to the scalar loop.
 //
 // Each block computes exactly what Convert<To> computes lane by lane, by the
 // same two steps: the source as a float32 that is exact or rounded to odd

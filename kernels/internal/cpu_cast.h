@@ -2,8 +2,8 @@
 // (cpu_cast_kernels.inc, loops over convert.h) compiled once per instruction
 // set: the build's baseline everywhere (SSE2 on x86-64, NEON on AArch64),
 // AVX2 with F16C on x86-64 (with hand-written blocks for the pairs the
-// compiler leaves slow), SVE on AArch64. BestCpuCastKernels picks the
-// widest set this processor runs.
+// compiler leaves slow) and the same with AVX-512, SVE on AArch64.
+// BestCpuCastKernels picks the preferred set this processor runs.
 
 #ifndef ONEFLOW_PROMOTE_KERNELS_INTERNAL_CPU_CAST_H_
 #define ONEFLOW_PROMOTE_KERNELS_INTERNAL_CPU_CAST_H_
@@ -119,6 +119,9 @@ const CpuCastKernels& Kernels();
 namespace avx2 {
 const CpuCastKernels& Kernels();
 }  // namespace avx2
+namespace avx512 {
+const CpuCastKernels& Kernels();
+}  // namespace avx512
 #elif defined(__aarch64__)
 namespace sve {
 const CpuCastKernels& Kernels();
@@ -130,7 +133,16 @@ const CpuCastKernels& Kernels();
 [[nodiscard]] ContiguousCastFn ContiguousKernel(const CpuCastKernels& kernels, DType from, DType to,
                                                 StoreKind kind);
 
-// Every kernel set this processor runs, widest first; the baseline is last.
+// Whether a processor whose CPUID leaf 7 (subleaf 0) reports leaf7_ebx, and
+// whose OS has enabled the register state xcr0 (XGETBV 0; 0 where CPUID
+// leaf 1 reports no OSXSAVE), runs the AVX-512 set: AVX-512 F, DQ, BW and
+// VL, and the OS saving the opmask registers and all 512 bits of all 32
+// vector registers (XCR0 bits 5-7) as well as the SSE and AVX state (bits
+// 1-2). Without the OS's part AVX-512 instructions fault.
+[[nodiscard]] bool RunsAvx512(uint32_t leaf7_ebx, uint64_t xcr0);
+
+// Every kernel set this processor runs, the preferred first (AVX2 before
+// AVX-512, docs/tuning.md); the baseline is last.
 [[nodiscard]] const std::vector<const CpuCastKernels*>& RunnableCpuCastKernels();
 
 // The kernels casts use: the first of RunnableCpuCastKernels, unless a test

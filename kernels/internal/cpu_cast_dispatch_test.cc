@@ -1,7 +1,8 @@
 // Tests of cpu_cast_dispatch.cc's decisions as pure functions of the sizes
 // they are given: the store kind of a pass in last-level caches of the
-// machines the rules were measured on and of the ones they must hold on.
-// No size here follows what this machine reports.
+// machines the rules were measured on and of the ones they must hold on,
+// and which processors may run the AVX-512 kernels. No size here follows
+// what this machine reports.
 
 #include <cstdint>
 
@@ -79,6 +80,28 @@ TEST(StoreKindForTest, SourcesThatFitTheCacheAreNotReadAsFromMemory) {
   EXPECT_EQ(StoreKindFor(16 * kMiB, 8 * kMiB, kZenL3), StoreKind::kStreaming);
   // Where the processor reports no cache, every streamed source is.
   EXPECT_EQ(StoreKindFor(16 * kMiB, 8 * kMiB, 0), StoreKind::kStreamingFromMemory);
+}
+
+// AVX-512 needs all four of the set's CPUID bits and the OS's state for the
+// opmask and the full vector registers, on top of SSE and AVX's.
+TEST(RunsAvx512Test, NeedsTheFeaturesAndTheOsState) {
+  constexpr uint32_t kF = 1u << 16, kDq = 1u << 17, kBw = 1u << 30, kVl = 1u << 31;
+  constexpr uint32_t kAll = kF | kDq | kBw | kVl;
+  constexpr uint64_t kX87SseAvx = 0b111, kZmmState = 0b1110'0000;
+  EXPECT_TRUE(RunsAvx512(kAll, kX87SseAvx | kZmmState));
+  // Intel's AMX and others' bits beyond do not matter.
+  EXPECT_TRUE(RunsAvx512(kAll | 1u << 5, kX87SseAvx | kZmmState | uint64_t{3} << 17));
+  for (const uint32_t missing : {kF, kDq, kBw, kVl}) {
+    EXPECT_FALSE(RunsAvx512(kAll & ~missing, kX87SseAvx | kZmmState)) << missing;
+  }
+  // An OS (or hypervisor) that saves only the YMM state: AVX2 only.
+  EXPECT_FALSE(RunsAvx512(kAll, kX87SseAvx));
+  for (const uint64_t missing :
+       {uint64_t{1} << 5, uint64_t{1} << 6, uint64_t{1} << 7, uint64_t{1} << 2}) {
+    EXPECT_FALSE(RunsAvx512(kAll, (kX87SseAvx | kZmmState) & ~missing)) << missing;
+  }
+  // No OSXSAVE: XGETBV is not read and counts as no state.
+  EXPECT_FALSE(RunsAvx512(kAll, 0));
 }
 
 }  // namespace

@@ -122,12 +122,10 @@ absl::Status CastContiguousChecked(const void* src, DType from, void* dst, DType
     });
     return absl::OkStatus();
   }
-  const cast_internal::CpuCastKernels& kernels = cast_internal::BestCpuCastKernels();
-  const cast_internal::ContiguousCastFn kernel =
-      cast_internal::StreamsDestination(n * static_cast<int64_t>(ItemSize(from)),
-                                        n * static_cast<int64_t>(ItemSize(to)))
-          ? kernels.contiguous_streaming[Index(from)][Index(to)]
-          : kernels.contiguous[Index(from)][Index(to)];
+  const cast_internal::ContiguousCastFn kernel = cast_internal::ContiguousKernel(
+      cast_internal::BestCpuCastKernels(), from, to,
+      cast_internal::ChosenStoreKind(n * static_cast<int64_t>(ItemSize(from)),
+                                     n * static_cast<int64_t>(ItemSize(to))));
   cast_internal::ParallelFor(device, n, kParallelGrain,
                              [&](int64_t b, int64_t e) { kernel(src, dst, b, e); });
   return absl::OkStatus();

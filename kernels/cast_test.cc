@@ -36,9 +36,9 @@ using testing::FillRandom;
 using testing::FirstDifference;
 using testing::ThreadPerRangePool;
 
-// Runs `check` once with each CPU kernel set this processor runs (AVX2 and
-// the baseline on x86-64; SVE and NEON on AArch64), each named in the
-// failures it reports.
+// Runs `check` once with each CPU kernel set this processor runs (AVX2,
+// AVX-512 where the processor has it, and the baseline on x86-64; SVE and
+// NEON on AArch64), each named in the failures it reports.
 template <typename Check>
 void ForEachCpuKernelSet(Check check) {
   for (const cast_internal::CpuCastKernels* kernels : cast_internal::RunnableCpuCastKernels()) {
@@ -89,7 +89,7 @@ void ExpectError(const absl::Status& status, absl::string_view fragment) {
   EXPECT_TRUE(absl::StrContains(status.message(), fragment)) << status;
 }
 
-// The dispatch finds every kernel set the processor runs, widest first:
+// The dispatch finds every kernel set the processor runs, preferred first:
 // those ONEFLOW_PROMOTE_EXPECT_CPU_KERNELS names (comma-separated; the Arm
 // check sets it for the processor it asks qemu for) or, on x86-64, those
 // the flags in /proc/cpuinfo allow.
@@ -108,7 +108,12 @@ TEST(CpuCastKernels, DispatchFindsEverySetTheProcessorRuns) {
     const auto has = [&](absl::string_view flag) {
       return std::find(flags.begin(), flags.end(), flag) != flags.end();
     };
-    if (has("avx2") && has("f16c")) expected.push_back("avx2");
+    // Linux lists AVX-512 only where it saves the registers (XCR0).
+    const bool avx2 = has("avx2") && has("f16c");
+    if (avx2) expected.push_back("avx2");
+    if (avx2 && has("avx512f") && has("avx512bw") && has("avx512dq") && has("avx512vl")) {
+      expected.push_back("avx512");
+    }
     expected.push_back("baseline");
 #else
     GTEST_SKIP()
@@ -485,7 +490,8 @@ TEST(CastElements, HostPoolRunsLargeCallsWithTheSameResults) {
     FillRandom(src.data(), from, n, rng);
     const std::vector<char> expected = ElementByElement(src.data(), from, to, n);
     for (const cast_internal::StoreKind store :
-         {cast_internal::StoreKind::kStreaming, cast_internal::StoreKind::kOrdinary}) {
+         {cast_internal::StoreKind::kStreaming, cast_internal::StoreKind::kStreamingFromMemory,
+          cast_internal::StoreKind::kOrdinary}) {
       const cast_internal::ForcedStoreKind forced(store);
       ThreadPerRangePool pool;
       std::vector<char> out(n * ItemSize(to));
@@ -585,36 +591,14 @@ TEST(CastElements, LastLevelCacheMatchesSysfs) {
   EXPECT_EQ(cast_internal::LastLevelCacheBytes(), largest);
 }
 
-// The store rule on the caches of the machines it was measured on, at the
-// sizes measured there (docs/tuning.md, CachingPays): each case is a pass
-// whose ordinary stores ran faster (caching pays) or slower than streamed
-// ones.
-TEST(CastElements, CachingPaysWhereMeasuredFaster) {
-  constexpr int64_t kMiB = int64_t{1} << 20;
-  constexpr int64_t kZenL3 = 32 * kMiB, kXeonL3 = 480 * kMiB;
-  // int8 -> float32 at 4M elements on a Zen 4: ordinary stores faster.
-  EXPECT_TRUE(cast_internal::CachingPays(4 * kMiB, 16 * kMiB, kZenL3));
-  // 1- and 2-byte casts of 32 to 80 MiB at 16M elements on a Zen 3: streaming
-  // faster on two threads.
-  EXPECT_FALSE(cast_internal::CachingPays(16 * kMiB, 16 * kMiB, kZenL3));
-  EXPECT_FALSE(cast_internal::CachingPays(16 * kMiB, 64 * kMiB, kZenL3));
-  // float32 -> int16 at 4M elements: ordinary stores slower.
-  EXPECT_FALSE(cast_internal::CachingPays(16 * kMiB, 8 * kMiB, kZenL3));
-  // float32 -> int8 and int16 -> bool at 16M elements on the Xeon: libtorch's
-  // ordinary stores a quarter of the time of streaming ones.
-  EXPECT_TRUE(cast_internal::CachingPays(64 * kMiB, 16 * kMiB, kXeonL3));
-  EXPECT_TRUE(cast_internal::CachingPays(32 * kMiB, 16 * kMiB, kXeonL3));
-  // Where the processor reports no cache, nothing is held.
-  EXPECT_FALSE(cast_internal::CachingPays(kMiB, kMiB, 0));
-}
-
 // Streamed destinations (forced, so that the test's size does not follow
 // the machine's caches) are written with non-temporal stores after a head
 // that aligns them, for the pairs that stream: every destination, from a
 // 1-byte source, from one of twice its size, from float16 or bfloat16,
 // from float32 and from int64, at offsets that make heads of every length,
-// on one thread and on all, with each kernel set. The same casts with
-// ordinary stores are checked too.
+// on one thread and on all, with each kernel set, over sources that stay
+// in cache and sources from memory (which some pairs prefetch otherwise).
+// The same casts with ordinary stores are checked too.
 TEST(CastElements, StreamedDestinationsEqualOneElementAtATime) {
   std::mt19937_64 rng(5);
   const auto twice_as_wide = [](DType to) -> std::optional<DType> {
@@ -657,7 +641,8 @@ TEST(CastElements, StreamedDestinationsEqualOneElementAtATime) {
     const std::vector<char> expected = ElementByElement(src, from, to, n);
     char* const destinations = src + source_pages;
     ForEachCpuKernelSet([&] {
-      for (const StoreKind kind : {StoreKind::kStreaming, StoreKind::kOrdinary}) {
+      for (const StoreKind kind :
+           {StoreKind::kStreaming, StoreKind::kStreamingFromMemory, StoreKind::kOrdinary}) {
         const ForcedStoreKind forced(kind);
         for (int64_t offset = 0; offset < kHeadBytes; offset += item) {
           for (const int threads : {1, 0}) {
@@ -667,7 +652,8 @@ TEST(CastElements, StreamedDestinationsEqualOneElementAtATime) {
             const int64_t at = FirstDifference(destinations + offset, expected.data(), to, n);
             EXPECT_EQ(at, -1) << Name(from) << " -> " << Name(to) << " offset " << offset
                               << " threads " << threads
-                              << (kind == StoreKind::kStreaming ? " streamed" : " ordinary")
+                              << (kind == StoreKind::kOrdinary ? " ordinary" : " streamed")
+                              << (kind == StoreKind::kStreamingFromMemory ? " from memory" : "")
                               << " element " << at;
           }
         }

@@ -4,9 +4,10 @@
 // integers, int64 -> floating (AVX2 converts no int64), complex -> bool
 // and the real-part casts. The pairs GCC's own loops convert as fast
 // stream through LoopBlockCast (block_runner.h).
-// Only cpu_cast_avx2.cc includes this file (it needs -mavx2 -mf16c);
-// BlockCast<From, To>::Run converts nothing for every other pair, which
-// leaves them to the scalar loop.
+// The AVX2 and AVX-512 sets' files include this file (it needs -mavx2
+// -mf16c), each after defining ONEFLOW_PROMOTE_CPU_TARGET, the namespace
+// its copy goes in; BlockCast<From, To>::Run converts nothing for every
+// other pair, which leaves them to the scalar loop.
 //
 // Each block computes exactly what Convert<To> computes lane by lane, by the
 // same two steps: the source as a float32 that is exact or rounded to odd
@@ -34,7 +35,7 @@
 #include "kernels/internal/cpu_cast.h"
 #include "oneflow_promote/numeric_types.h"
 
-namespace oneflow_promote::cast_internal::avx2 {
+namespace oneflow_promote::cast_internal::ONEFLOW_PROMOTE_CPU_TARGET {
 namespace block_internal {
 
 // The pair classes, the streaming rules and RunBlocks.
@@ -711,7 +712,7 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m128i RoundToMiniFloatBits8(const From* in) {
 }
 
 // Stores a 16- or 32-byte vector at p, non-temporally for
-// Store::kStreaming. The streaming kernels align the destination to
+// the streaming Store kinds. The streaming kernels align the destination to
 // kStreamAlignment bytes (cpu_cast.h), and every block stores whole vectors
 // at multiples of their size from its start, so the streaming stores are
 // aligned.
@@ -720,14 +721,14 @@ ONEFLOW_PROMOTE_BLOCK_INLINE void StoreVector(void* p, Vector v) {
   static_assert(sizeof(Vector) == 16 || sizeof(Vector) == 32);
   if constexpr (sizeof(Vector) == 16) {
     const __m128i bits = __builtin_bit_cast(__m128i, v);
-    if constexpr (kStore == Store::kStreaming) {
+    if constexpr (kStreams<kStore>) {
       _mm_stream_si128(static_cast<__m128i*>(p), bits);
     } else {
       _mm_storeu_si128(static_cast<__m128i*>(p), bits);
     }
   } else {
     const __m256i bits = __builtin_bit_cast(__m256i, v);
-    if constexpr (kStore == Store::kStreaming) {
+    if constexpr (kStreams<kStore>) {
       _mm256_stream_si256(static_cast<__m256i*>(p), bits);
     } else {
       _mm256_storeu_si256(static_cast<__m256i*>(p), bits);
@@ -859,7 +860,7 @@ ONEFLOW_PROMOTE_BLOCK_INLINE bool HalfToInt16Truncated16(__m256i half, __m256i* 
 
 // BlockCast<From, To>::Run(in, out, n) converts a leading part of the n
 // elements and returns its length; the caller converts the rest with
-// Convert<To>. Run<Store::kStreaming> writes with non-temporal stores, to
+// Convert<To>. Run under a streaming Store writes with non-temporal stores, to
 // a destination aligned to kStreamAlignment bytes, and the caller fences
 // them. Pairs without hand-written blocks convert nothing here.
 template <typename From, typename To, typename = void>
@@ -1354,6 +1355,6 @@ struct BlockCast<
   }
 };
 
-}  // namespace oneflow_promote::cast_internal::avx2
+}  // namespace oneflow_promote::cast_internal::ONEFLOW_PROMOTE_CPU_TARGET
 
 #endif  // ONEFLOW_PROMOTE_KERNELS_INTERNAL_AVX2_BLOCK_CAST_H_

@@ -6,7 +6,9 @@
 // these rules decide how the run reaches memory. docs/tuning.md gives the
 // measurements behind each, under its name.
 // Its vector-touching functions are force-inlined with internal linkage,
-// so each instruction set's file compiles its own copy under its own flags.
+// and in a kernel set's file (ONEFLOW_PROMOTE_CPU_TARGET defined) all of it
+// lies in an inline namespace named after the set, so each instruction
+// set's file compiles its own copy under its own flags.
 
 #ifndef ONEFLOW_PROMOTE_KERNELS_INTERNAL_BLOCK_RUNNER_H_
 #define ONEFLOW_PROMOTE_KERNELS_INTERNAL_BLOCK_RUNNER_H_
@@ -28,12 +30,26 @@
 #include "oneflow_promote/numeric_types.h"
 
 namespace oneflow_promote::cast_internal::blocks {
+#if defined(ONEFLOW_PROMOTE_CPU_TARGET)
+// The templates here have external linkage: one set's instantiation of
+// LoopBlockCast or RoundTowardZero, emitted out of line, would otherwise
+// stand in for every set's at link time (the baseline's int8 -> complex128
+// streaming kernel ran the AVX2 set's LoopBlockCast).
+inline namespace ONEFLOW_PROMOTE_CPU_TARGET {
+#endif
 
 #define ONEFLOW_PROMOTE_BLOCK_INLINE static inline __attribute__((always_inline))
 
 // How a block writes its destination: ordinary stores, through the caches,
-// or non-temporal (streaming) stores, to memory.
-enum class Store { kOrdinary, kStreaming };
+// or non-temporal (streaming) stores, to memory; kStreamingFromMemory also
+// says that the source is too large to stay in the last-level cache
+// (SourceOutgrowsCache, cpu_cast.h), so that a prefetch may keep its lines
+// out of the outer caches (kPrefetchesNextTurn).
+enum class Store { kOrdinary, kStreaming, kStreamingFromMemory };
+
+// Whether blocks under kStore write with non-temporal stores.
+template <Store kStore>
+inline constexpr bool kStreams = kStore != Store::kOrdinary;
 
 // The rounding mode a run of blocks converts under: the calling thread's
 // own, left as it is, or round-toward-zero, set for the run.
@@ -180,13 +196,18 @@ inline constexpr bool kPrefetchesAhead =
        kIsPlainConversion<From, To> ||
        (kIsComplexSource<From> && sizeof(From) >= 8 && kIsSmallIntDest<To>)));
 
-// Whether a streaming run of a narrowing pair asks for the next turn of
-// its stream (kStreamTurnBytes ahead, which the rotation reaches after a
-// turn of each other stream) with the NTA hint, which keeps the lines out
-// of L2, instead of kPrefetchesAhead's prefetch: the pairs listed gained;
-// same-size pairs, int64 -> integers, int32 -> 8-bit, float64 -> float32
-// and complex128 -> complex64 lost with it (docs/tuning.md,
-// kPrefetchesNextTurn).
+// Whether a streaming run of a narrowing pair asks for the next turn of its
+// stream (kStreamTurnBytes ahead, which the rotation reaches after a turn of
+// each other stream): the pairs listed gained; same-size pairs, int64 ->
+// integers, int32 -> 8-bit, float64 -> float32 and complex128 -> complex64
+// lost with it. With the NTA hint, and instead of kPrefetchesAhead's
+// prefetch, only where the source outgrows the last-level cache
+// (Store::kStreamingFromMemory): the hint keeps the lines out of the outer
+// caches, and an L3 filled from the cores' evictions (AMD's, and Intel's
+// since Skylake-SP) then loses them, so that a source it could have held is
+// read from memory again. Over a source that may stay, kPrefetchesAhead's
+// pairs take that prefetch and the others this one with the hint for every
+// level (docs/tuning.md, kPrefetchesNextTurn).
 template <typename From, typename To>
 inline constexpr bool kPrefetchesNextTurn =
     (kPrefetchesAhead<From, To> || (std::is_same_v<From, int64_t> && !std::is_integral_v<To>) ||
@@ -235,11 +256,15 @@ ONEFLOW_PROMOTE_BLOCK_INLINE int64_t RunBlocks(const From* in, To* out, int64_t 
   // pairs, which slowed them (docs/tuning.md, RunBlocks).
   const auto blocks = [&](int64_t begin, int64_t end) __attribute__((always_inline)) {
     for (int64_t i = begin; i < end; i += kWidth) {
-      if constexpr (kStore == Store::kStreaming && kPrefetchesNextTurn<From, To>) {
-        PrefetchAhead<kBlockBytes, kStreamTurnBytes, PrefetchHint::kNonTemporal>(
-            in + i, i * static_cast<int64_t>(sizeof(From)));
-      } else if constexpr (kStore == Store::kStreaming && kPrefetchesAhead<From, To>) {
-        PrefetchAhead<kBlockBytes>(in + i, i * static_cast<int64_t>(sizeof(From)));
+      [[maybe_unused]] const int64_t offset_bytes = i * static_cast<int64_t>(sizeof(From));
+      if constexpr (kStore == Store::kStreamingFromMemory && kPrefetchesNextTurn<From, To>) {
+        PrefetchAhead<kBlockBytes, kStreamTurnBytes, PrefetchHint::kNonTemporal>(in + i,
+                                                                                 offset_bytes);
+      } else if constexpr (kStreams<kStore> && kPrefetchesAhead<From, To>) {
+        PrefetchAhead<kBlockBytes>(in + i, offset_bytes);
+      } else if constexpr (kStreams<kStore> && kPrefetchesNextTurn<From, To>) {
+        PrefetchAhead<kBlockBytes, kStreamTurnBytes, PrefetchHint::kAllLevels>(in + i,
+                                                                               offset_bytes);
       }
       block(in + i, out + i);
     }
@@ -250,11 +275,11 @@ ONEFLOW_PROMOTE_BLOCK_INLINE int64_t RunBlocks(const From* in, To* out, int64_t 
   const auto run = [&] {
     const int64_t end = n / kWidth * kWidth;
     const int64_t streams =
-        kStore == Store::kStreaming && (kReadsInStreams<From, To> || sizeof(From) == sizeof(To))
+        kStreams<kStore> && (kReadsInStreams<From, To> || sizeof(From) == sizeof(To))
             ? kReadStreams<From, To>
             : 1;
     const int64_t part = n / streams / kTurn * kTurn;
-    if (kStore == Store::kStreaming && ForwardLoadsWaitOnStores(in, out)) {
+    if (kStreams<kStore> && ForwardLoadsWaitOnStores(in, out)) {
       blocks_downwards(streams * part, end);
       for (int64_t turn = part - kTurn; turn >= 0; turn -= kTurn) {
         for (int64_t stream = 0; stream < streams; ++stream) {
@@ -263,7 +288,7 @@ ONEFLOW_PROMOTE_BLOCK_INLINE int64_t RunBlocks(const From* in, To* out, int64_t 
       }
       return end;
     }
-    if constexpr (kStore == Store::kStreaming && kReadsInStreams<From, To>) {
+    if constexpr (kStreams<kStore> && kReadsInStreams<From, To>) {
       for (int64_t turn = 0; turn < part; turn += kTurn) {
         for (int64_t stream = 0; stream < streams; ++stream) {
           blocks(stream * part + turn, stream * part + turn + kTurn);
@@ -330,7 +355,7 @@ struct LoopBlockCast {
     if constexpr (kStore == Store::kOrdinary) {
       return 0;
     } else {
-      return RunBlocks<kWidth, Rounding::kCallersMode, Store::kStreaming>(
+      return RunBlocks<kWidth, Rounding::kCallersMode, kStore>(
           in, out, n, [](const From* block_in, To* block_out) {
             alignas(64) To converted[kWidth];
 #pragma GCC unroll 1
@@ -348,6 +373,9 @@ struct LoopBlockCast {
 
 #undef ONEFLOW_PROMOTE_BLOCK_INLINE
 
+#if defined(ONEFLOW_PROMOTE_CPU_TARGET)
+}  // namespace ONEFLOW_PROMOTE_CPU_TARGET
+#endif
 }  // namespace oneflow_promote::cast_internal::blocks
 
 #endif  // ONEFLOW_PROMOTE_KERNELS_INTERNAL_BLOCK_RUNNER_H_

@@ -2,8 +2,8 @@
 // (cpu_cast_kernels.inc, loops over convert.h) compiled once per instruction
 // set: the build's baseline everywhere (SSE2 on x86-64, NEON on AArch64),
 // AVX2 with F16C on x86-64 (with hand-written blocks for the pairs the
-// compiler leaves slow), SVE on AArch64. BestCpuCastKernels picks the
-// widest set this processor runs.
+// compiler leaves slow) and the same with AVX-512, SVE on AArch64.
+// BestCpuCastKernels picks the preferred set this processor runs.
 
 #ifndef ONEFLOW_PROMOTE_KERNELS_INTERNAL_CPU_CAST_H_
 #define ONEFLOW_PROMOTE_KERNELS_INTERNAL_CPU_CAST_H_
@@ -30,7 +30,8 @@ inline constexpr int64_t kStreamingBytes = int64_t{8} << 20;
 
 // Whether a pass that reads read_bytes and writes write_bytes writes with
 // non-temporal stores: from kStreamingBytes of destination on, unless
-// caching pays (CachingPays) in the last-level cache the processor reports.
+// caching pays (CachingPays) in the last-level cache the processor reports
+// (ChosenStoreKind).
 [[nodiscard]] bool StreamsDestination(int64_t read_bytes, int64_t write_bytes);
 
 // Whether ordinary stores beat streaming for such a pass because its source
@@ -42,10 +43,32 @@ inline constexpr int64_t kStreamingBytes = int64_t{8} << 20;
 // (docs/tuning.md, CachingPays).
 [[nodiscard]] bool CachingPays(int64_t read_bytes, int64_t write_bytes, int64_t cache_bytes);
 
-// Which stores StreamsDestination chooses. Tests force each kind on small
-// buffers, so that what they cover does not depend on the cache sizes of
-// the machine they run on.
-enum class StoreKind { kChosenBySize, kStreaming, kOrdinary };
+// Whether a pass's source of read_bytes outgrows a last-level cache of
+// cache_bytes: at least the whole cache, so that a pass reading it in order
+// has evicted its first lines before the next pass comes back to them, and
+// a prefetch that keeps them out of the cache loses nothing
+// (docs/tuning.md, kPrefetchesNextTurn). A cache reported larger than the
+// process can use only keeps such prefetches off, as libtorch reads.
+[[nodiscard]] bool SourceOutgrowsCache(int64_t read_bytes, int64_t cache_bytes);
+
+// How a contiguous pass writes its destination and reads its source:
+// ordinary stores; streaming stores (kStreaming), over a source that may
+// stay in the last-level cache; or streaming stores over a source that
+// outgrows it (kStreamingFromMemory, SourceOutgrowsCache). kChosenBySize
+// only un-forces SetStoreKindForTesting.
+enum class StoreKind { kChosenBySize, kStreaming, kStreamingFromMemory, kOrdinary };
+
+// The kind StreamsDestination and the cast choose for a pass in a
+// last-level cache of cache_bytes, from the rules above; never
+// kChosenBySize.
+[[nodiscard]] StoreKind StoreKindFor(int64_t read_bytes, int64_t write_bytes, int64_t cache_bytes);
+
+// StoreKindFor in the last-level cache the processor reports, unless a test
+// forces a kind.
+[[nodiscard]] StoreKind ChosenStoreKind(int64_t read_bytes, int64_t write_bytes);
+
+// Tests force each kind on small buffers, so that what they cover does not
+// depend on the cache sizes of the machine they run on.
 void SetStoreKindForTesting(StoreKind kind);
 
 // Forces a store kind for its lifetime.
@@ -81,6 +104,9 @@ struct CpuCastKernels {
   // for the pairs they make faster, ordinary ones for the rest and where
   // the processor has none.
   ContiguousCastFn contiguous_streaming[kNumDTypes][kNumDTypes] = {};
+  // The same for sources that outgrow the last-level cache
+  // (StoreKind::kStreamingFromMemory).
+  ContiguousCastFn contiguous_streaming_from_memory[kNumDTypes][kNumDTypes] = {};
   StridedCastFn strided[kNumDTypes][kNumDTypes] = {};
 };
 
@@ -93,13 +119,30 @@ const CpuCastKernels& Kernels();
 namespace avx2 {
 const CpuCastKernels& Kernels();
 }  // namespace avx2
+namespace avx512 {
+const CpuCastKernels& Kernels();
+}  // namespace avx512
 #elif defined(__aarch64__)
 namespace sve {
 const CpuCastKernels& Kernels();
 }  // namespace sve
 #endif
 
-// Every kernel set this processor runs, widest first; the baseline is last.
+// The kernel of `kernels` for a contiguous pass of from -> to under `kind`
+// (not kChosenBySize).
+[[nodiscard]] ContiguousCastFn ContiguousKernel(const CpuCastKernels& kernels, DType from, DType to,
+                                                StoreKind kind);
+
+// Whether a processor whose CPUID leaf 7 (subleaf 0) reports leaf7_ebx, and
+// whose OS has enabled the register state xcr0 (XGETBV 0; 0 where CPUID
+// leaf 1 reports no OSXSAVE), runs the AVX-512 set: AVX-512 F, DQ, BW and
+// VL, and the OS saving the opmask registers and all 512 bits of all 32
+// vector registers (XCR0 bits 5-7) as well as the SSE and AVX state (bits
+// 1-2). Without the OS's part AVX-512 instructions fault.
+[[nodiscard]] bool RunsAvx512(uint32_t leaf7_ebx, uint64_t xcr0);
+
+// Every kernel set this processor runs, the preferred first (AVX2 before
+// AVX-512, docs/tuning.md); the baseline is last.
 [[nodiscard]] const std::vector<const CpuCastKernels*>& RunnableCpuCastKernels();
 
 // The kernels casts use: the first of RunnableCpuCastKernels, unless a test

@@ -4,10 +4,10 @@
 // paired run that keeps them).
 
 #if defined(__x86_64__)
+#define ONEFLOW_PROMOTE_CPU_TARGET avx2
 #include "kernels/internal/avx2_block_cast.h"
 
 #define ONEFLOW_PROMOTE_CPU_BLOCKS
-#define ONEFLOW_PROMOTE_CPU_TARGET avx2
 #define ONEFLOW_PROMOTE_CPU_TARGET_NAME "avx2"
 #include "kernels/internal/cpu_cast_kernels.inc"
 #endif

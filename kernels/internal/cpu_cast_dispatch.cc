@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
+#include <vector>
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -20,6 +22,20 @@ std::atomic<const CpuCastKernels*> forced_kernels{nullptr};
 
 #if defined(__aarch64__)
 constexpr unsigned long kHwcapSve = 1ul << 22;  // HWCAP_SVE in the kernel's asm/hwcap.h
+#endif
+
+#if defined(__x86_64__)
+// RunsAvx512 on this processor: XGETBV is read only where CPUID reports
+// OSXSAVE (it faults otherwise), as inline assembly, which needs no -mxsave.
+bool ProcessorRunsAvx512() {
+  unsigned eax, ebx, ecx, edx;
+  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0 || (ecx & bit_OSXSAVE) == 0) return false;
+  if (__get_cpuid_max(0, nullptr) < 7) return false;
+  __cpuid_count(7, 0, eax, ebx, ecx, edx);
+  uint32_t xcr0_low, xcr0_high;
+  __asm__ volatile("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
+  return RunsAvx512(ebx, (static_cast<uint64_t>(xcr0_high) << 32) | xcr0_low);
+}
 #endif
 
 }  // namespace
@@ -63,17 +79,40 @@ int64_t LastLevelCacheBytes() {
   return bytes;
 }
 
+bool SourceOutgrowsCache(int64_t read_bytes, int64_t cache_bytes) {
+  return read_bytes >= cache_bytes;
+}
+
+StoreKind StoreKindFor(int64_t read_bytes, int64_t write_bytes, int64_t cache_bytes) {
+  if (write_bytes < kStreamingBytes || CachingPays(read_bytes, write_bytes, cache_bytes)) {
+    return StoreKind::kOrdinary;
+  }
+  return SourceOutgrowsCache(read_bytes, cache_bytes) ? StoreKind::kStreamingFromMemory
+                                                      : StoreKind::kStreaming;
+}
+
+StoreKind ChosenStoreKind(int64_t read_bytes, int64_t write_bytes) {
+  const StoreKind forced = forced_store_kind.load(std::memory_order_relaxed);
+  if (forced != StoreKind::kChosenBySize) return forced;
+  return StoreKindFor(read_bytes, write_bytes, LastLevelCacheBytes());
+}
+
 bool StreamsDestination(int64_t read_bytes, int64_t write_bytes) {
-  switch (forced_store_kind.load(std::memory_order_relaxed)) {
+  return ChosenStoreKind(read_bytes, write_bytes) != StoreKind::kOrdinary;
+}
+
+ContiguousCastFn ContiguousKernel(const CpuCastKernels& kernels, DType from, DType to,
+                                  StoreKind kind) {
+  switch (kind) {
     case StoreKind::kStreaming:
-      return true;
+      return kernels.contiguous_streaming[Index(from)][Index(to)];
+    case StoreKind::kStreamingFromMemory:
+      return kernels.contiguous_streaming_from_memory[Index(from)][Index(to)];
     case StoreKind::kOrdinary:
-      return false;
     case StoreKind::kChosenBySize:
       break;
   }
-  return write_bytes >= kStreamingBytes &&
-         !CachingPays(read_bytes, write_bytes, LastLevelCacheBytes());
+  return kernels.contiguous[Index(from)][Index(to)];
 }
 
 bool CachingPays(int64_t read_bytes, int64_t write_bytes, int64_t cache_bytes) {
@@ -87,6 +126,14 @@ void SetStoreKindForTesting(StoreKind kind) {
   forced_store_kind.store(kind, std::memory_order_relaxed);
 }
 
+bool RunsAvx512(uint32_t leaf7_ebx, uint64_t xcr0) {
+  constexpr uint32_t kF = 1u << 16, kDq = 1u << 17, kBw = 1u << 30, kVl = 1u << 31;
+  // XCR0: SSE (1), AVX (2), opmask (5), ZMM0-15's upper halves (6), ZMM16-31 (7).
+  constexpr uint64_t kState = 0b1110'0110;
+  return (leaf7_ebx & (kF | kDq | kBw | kVl)) == (kF | kDq | kBw | kVl) &&
+         (xcr0 & kState) == kState;
+}
+
 const std::vector<const CpuCastKernels*>& RunnableCpuCastKernels() {
   static const auto* runnable = [] {
     auto* sets = new std::vector<const CpuCastKernels*>;
@@ -97,7 +144,12 @@ const std::vector<const CpuCastKernels*>& RunnableCpuCastKernels() {
     // the OS saving YMM state, which F16C's VEX encoding needs too.
     unsigned eax, ebx, ecx, edx;
     const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_F16C) != 0;
-    if (__builtin_cpu_supports("avx2") && f16c) sets->push_back(&avx2::Kernels());
+    const bool avx2 = __builtin_cpu_supports("avx2") && f16c;
+    // The AVX-512 set runs the AVX2 set's blocks too. It comes after AVX2,
+    // which it did not beat (docs/tuning.md, the AVX-512 set after AVX2).
+    const bool avx512 = avx2 && ProcessorRunsAvx512();
+    if (avx2) sets->push_back(&avx2::Kernels());
+    if (avx512) sets->push_back(&avx512::Kernels());
 #elif defined(__aarch64__)
     if ((getauxval(AT_HWCAP) & kHwcapSve) != 0) sets->push_back(&sve::Kernels());
 #endif

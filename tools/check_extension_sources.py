@@ -31,7 +31,8 @@ def setup_sources():
         if name in LISTS:
             sources.update(ast.literal_eval(node.value))
         elif name == "ISA_SOURCES":
-            sources.update(source for source, _ in ast.literal_eval(node.value).values())
+            sources.update(source for pairs in ast.literal_eval(node.value).values()
+                           for source, _ in pairs)
     return sources
 
 

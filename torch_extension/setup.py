@@ -68,8 +68,12 @@ EXTENSION_SOURCES = [
 # compiled apart with their own flags, as in Bazel and CMake (cpp_extension
 # gives every source the same ones); chosen at run time.
 ISA_SOURCES = {
-    "x86_64": ("kernels/internal/cpu_cast_avx2.cc", ["-mavx2", "-mf16c"]),
-    "aarch64": ("kernels/internal/cpu_cast_sve.cc", ["-march=armv8.2-a+sve"]),
+    "x86_64": [
+        ("kernels/internal/cpu_cast_avx2.cc", ["-mavx2", "-mf16c"]),
+        ("kernels/internal/cpu_cast_avx512.cc",
+         ["-mavx2", "-mf16c", "-mavx512f", "-mavx512bw", "-mavx512dq", "-mavx512vl"]),
+    ],
+    "aarch64": [("kernels/internal/cpu_cast_sve.cc", ["-march=armv8.2-a+sve"])],
 }
 CUDA_SOURCES = [
     "kernels/cast_cuda.cu",
@@ -94,8 +98,8 @@ def pkg_config(*args):
                  "apt-get install libabsl-dev pkg-config")
 
 
-ISA_SOURCE = ISA_SOURCES.get({"amd64": "x86_64", "arm64": "aarch64"}.get(
-    os.uname().machine.lower(), os.uname().machine.lower()))
+ISA_SOURCE_LIST = ISA_SOURCES.get({"amd64": "x86_64", "arm64": "aarch64"}.get(
+    os.uname().machine.lower(), os.uname().machine.lower()), [])
 CXX_FLAGS = ["-O3", "-g0", "-fopenmp", "-DFMT_HEADER_ONLY", "-Wno-unused-function"]
 
 
@@ -111,8 +115,7 @@ class BuildExtension(cpp_extension.BuildExtension):
         self.build_temp = os.path.join(self.build_temp, f"torch-{torch.__version__}")
 
     def build_extension(self, ext):
-        if ISA_SOURCE is not None:
-            source, isa_flags = ISA_SOURCE
+        for source, isa_flags in ISA_SOURCE_LIST:
             flags = ext.extra_compile_args_cxx + isa_flags
             ext.extra_objects = list(ext.extra_objects or []) + self.compiler.compile(
                 [os.path.join(ROOT, source)], output_dir=self.build_temp,

@@ -171,10 +171,11 @@ struct OpSpec {
   OperandConversion conversion = OperandConversion::kNone;
   bool takes_dtype = false;  // a dtype= argument (sum, mean, cumsum, ...)
   Derivative derivative = Derivative::kDefined;
-  bool has_kernel = false;     // the library computes it (op_kernels.h)
-  bool alpha = false;          // the PyTorch overloads take alpha (add, sub)
-  bool in_place = true;        // PyTorch has name_ (maximum and minimum have none)
-  bool rounding_mode = false;  // the PyTorch overloads take rounding_mode (div)
+  bool has_kernel = false;          // the library computes it (op_kernels.h)
+  bool alpha = false;               // the PyTorch overloads take alpha (add, sub)
+  bool in_place = true;             // PyTorch has name_ (maximum and minimum have none)
+  bool rounding_mode = false;       // the PyTorch overloads take rounding_mode (div)
+  bool in_torch_extension = false;  // torch.ops.oneflow_promote registers it
   AutoCastKind autocast_cpu = AutoCastKind::kNone;
   AutoCastKind autocast_cuda = AutoCastKind::kNone;
 

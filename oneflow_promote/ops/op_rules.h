@@ -2,17 +2,17 @@
 // computes in, which it returns, and which operand combinations it
 // rejects, with PyTorch's messages. Each op is an OpRule (PyTorch's
 // promotion kind, its dtype categories, its checks); a framework declares
-// its own ops the same way. This is the one copy of the built-in ops'
-// rules: the frontend's functions, `promote op` and the PyTorch extension
-// all call InferOpDTypes.
+// its own ops the same way. The built-in ops' rules are derived from their
+// rows of op_list.h: the frontend's functions, `promote op` and the
+// PyTorch extension all call InferOpDTypes.
 //
 //   std::vector<Operand> operands = {Operand::Tensor(DType::kInt8, 1),
 //                                    Operand::PyFloat(2.5)};
 //   absl::StatusOr<OpDTypes> d = InferOpDTypes(Op::kDiv, operands);
 //   // d->compute == d->result == float32
 //
-// The rules follow PyTorch 2.15's CPU operators (tests/ops/cli_vs_torch.py
-// compares every op and operand combination). Each op is defined on dtype
+// The rules follow PyTorch 2.15's CPU operators as Python calls them
+// (tests/ops/cases.tsv, from tests/ops/generate_cases.py). Each op is defined on dtype
 // categories (no bitwise ops on floats, no ordering of complex numbers);
 // within them every dtype computes, also where PyTorch has no CPU kernel
 // for it (add of uint16, sum of float8): docs/ops.md lists those cases.
@@ -65,10 +65,10 @@ struct OpDTypes {
 
 // An op's dtype rule. A framework declares its own op in a line,
 //
-//   constexpr OpRule kHypot = {"hypot", 2, PromotionKind::kIntToFloat, kRealCategories};
-//   absl::StatusOr<OpDTypes> d = InferOpDTypes(kHypot, operands);
+//   constexpr OpRule kMyOp = {"my_op", 2, PromotionKind::kIntToFloat, kRealCategories};
+//   absl::StatusOr<OpDTypes> d = InferOpDTypes(kMyOp, operands);
 //
-// and the built-in ops are declared the same way (RuleOf).
+// and the built-in ops' rules come from their rows of op_list.h (RuleOf).
 struct OpRule {
   absl::string_view name;
   int arity = 2;

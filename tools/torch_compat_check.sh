@@ -8,7 +8,9 @@
 # itself is downloaded, with the one CUDA library 2.11 loads that 2.15 does
 # not (curand), both locked in third_party/python/torch_2_11.txt; its own
 # torch comes first. It checks too that Abseil loads
-# from the package, not from the machine.
+# from the package, not from the machine. The OpInfo test stays out: it
+# judges bits against the pinned torch's (2.15's) samples, which 2.11's
+# OpInfo database does not share.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/apt_install.sh pkg-config libabsl-dev
@@ -21,7 +23,7 @@ lock=third_party/python/torch_2_11.txt
 "$python" tools/python_lock.py check "$lock"
 "$python" -m pip install -q ./torch_extension
 mkdir "$work/tests"
-cp torch_extension/{ops_vs_torch,op_library,autograd,semantics,autotest,opinfo}_test.py \
+cp torch_extension/{ops_vs_torch,op_library,autograd,semantics,autotest}_test.py \
   torch_extension/autotest.py "$work/tests"
 cd "$work/tests"
 "$python" - <<'PY'

@@ -142,7 +142,10 @@ def test_meta_and_fake_dtypes_are_torchs():
             try:
                 expected = getattr(torch, op)(x, y)
             except (RuntimeError, TypeError) as e:
-                with pytest.raises(type(e)):
+                # The extension raises the pinned torch's (2.15's) class; torch 2.11
+                # raised RuntimeError where 2.15 raises TypeError (complex maximum).
+                pinned = torch.__version__.startswith("2.15")
+                with pytest.raises(type(e) if pinned else (RuntimeError, TypeError)):
                     getattr(ours, op)(meta_of(x), meta_of(y))
                 continue
             meta = getattr(ours, op)(meta_of(x), meta_of(y))

@@ -48,7 +48,8 @@ LAYERS = [
     # The rules folder, whole: below the cast kernels, so that a framework
     # links it without them.
     ("op rules and TensorProcessor", [
-        ("op rules", ["oneflow_promote/ops/op_list.h", "oneflow_promote/ops/op_rules."]),
+        ("op rules", ["oneflow_promote/ops/op_list.h", "oneflow_promote/ops/op_rules.",
+                      "oneflow_promote/ops/internal/"]),
         ("tensor traits", ["oneflow_promote/ops/tensor_traits.h"]),
         ("TensorProcessor", ["oneflow_promote/ops/tensor_processor.h",
                              "oneflow_promote/ops/tensor_processor_pipe.h"]),

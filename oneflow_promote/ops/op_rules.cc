@@ -56,7 +56,6 @@ constexpr OpRule kBuiltinRules[] = {
 #undef ONEFLOW_PROMOTE_OP_RULE
 };
 
-// Operand `index` as the op's composite promotes it (OperandConversion).
 // A Python scalar of the dtype's category: what PyTorch's argument parser
 // makes of a 0-d tensor passed for a Scalar.
 Operand ScalarOfCategory(DType dtype) {
@@ -66,6 +65,7 @@ Operand ScalarOfCategory(DType dtype) {
   return Operand::PyFloat(1.0);
 }
 
+// Operand `index` as the op's composite promotes it (OperandConversion);
 // other_is_scalar: some other operand after the first is a Python scalar.
 Operand ConvertOperand(OperandConversion conversion, const Operand& operand, size_t index,
                        bool other_is_scalar) {

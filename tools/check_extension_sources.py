@@ -3,12 +3,15 @@
 links into the extension: torch_extension/setup.py lists them by hand (it
 runs without Bazel), so a source added to a library the extension uses
 must be added there too, or the pip-installed _C.so fails to load with an
-undefined symbol. Compares setup.py's lists with `bazel query` of
+undefined symbol. Also that no two of its sources compile to the same
+object file (cpp_extension names objects after the source without its
+extension), which stops the build. Compares setup.py's lists with `bazel query` of
 //torch_extension:oneflow_promote_torch/_C.so's sources; prints what
 differs and exits non-zero on a difference.
 """
 
 import ast
+import collections
 import os
 import subprocess
 import sys
@@ -50,8 +53,23 @@ def bazel_sources():
     return sources
 
 
+def same_objects(sources):
+    """Sources that torch.utils.cpp_extension would compile to one object
+    file (it names each after its path without the extension, so a.cc and
+    a.cu collide: "multiple rules generate a.o")."""
+    by_object = collections.defaultdict(list)
+    for source in sources:
+        by_object[os.path.splitext(source)[0] + ".o"].append(source)
+    return {obj: sorted(group) for obj, group in by_object.items() if len(group) > 1}
+
+
 def main():
     ours, theirs = setup_sources(), bazel_sources()
+    collisions = same_objects(ours)
+    for obj, group in sorted(collisions.items()):
+        print(f"torch_extension/setup.py compiles {' and '.join(group)} to one object, {obj}")
+    if collisions:
+        return 1
     missing, extra = sorted(theirs - ours), sorted(ours - theirs)
     for source in missing:
         print(f"torch_extension/setup.py lacks {source}, which Bazel links into {TARGET}")

@@ -56,7 +56,7 @@ LAYERS = [
     ]),
     ("cast kernels", [
         ("element conversion", ["kernels/convert.h"]),
-        ("CUDA device probe", ["kernels/cuda_device."]),
+        ("CUDA device probe", ["kernels/cuda_device.", "kernels/cuda_runtime_calls.cu"]),
         ("cast kernels", ["kernels/internal/", "kernels/cast.", "kernels/cast_cuda.cu"]),
         ("cast C ABI", ["kernels/cast_c_api."]),
         ("what the op kernels take from the cast kernels", ["kernels/op_kernel_support.h"]),

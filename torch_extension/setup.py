@@ -11,7 +11,8 @@ Debian's shared libraries (libabsl-dev), and the ones the extension needs are
 copied beside _C.so, which finds them there ($ORIGIN): at run time nothing
 but torch must be installed. fmt is compiled in, header-only. CUDA kernels
 are built when torch sees a GPU and nvcc is found, or with
-ONEFLOW_PROMOTE_CUDA=1 (=0 never); they take minutes per architecture.
+ONEFLOW_PROMOTE_CUDA=1 (=0 never); they take minutes per architecture
+(sm_80 and sm_90, or those TORCH_CUDA_ARCH_LIST names).
 
 The build runs against the environment's torch, not a copy in an isolated
 build environment: the in-tree backend (build_backend.py) makes it
@@ -77,7 +78,7 @@ ISA_SOURCES = {
 }
 CUDA_SOURCES = [
     "kernels/cast_cuda.cu",
-    "kernels/cuda_device.cu",
+    "kernels/cuda_runtime_calls.cu",
     "oneflow_promote/functional/cuda_ops.cu",
 ]
 ABSEIL = ["absl_status", "absl_statusor", "absl_strings", "absl_str_format", "absl_int128"]
@@ -140,8 +141,11 @@ def extension():
     sources = LIBRARY_SOURCES + EXTENSION_SOURCES + (CUDA_SOURCES if cuda else [])
     make = cpp_extension.CUDAExtension if cuda else cpp_extension.CppExtension
     cxx = CXX_FLAGS + [f"-DONEFLOW_PROMOTE_HAVE_CUDA={int(cuda)}"] + pkg_config("--cflags")
-    nvcc = ["-O3", "--expt-relaxed-constexpr", "-DONEFLOW_PROMOTE_HAVE_CUDA=1",
-            "-gencode=arch=compute_80,code=sm_80", "-gencode=arch=compute_90,code=sm_90"]
+    # Ampere and Hopper, unless TORCH_CUDA_ARCH_LIST names others (as for
+    # any torch extension: cpp_extension turns it into -gencode flags).
+    archs = [] if os.environ.get("TORCH_CUDA_ARCH_LIST") else [
+        "-gencode=arch=compute_80,code=sm_80", "-gencode=arch=compute_90,code=sm_90"]
+    nvcc = ["-O3", "--expt-relaxed-constexpr", "-DONEFLOW_PROMOTE_HAVE_CUDA=1"] + archs
     ext = make(
         name="oneflow_promote_torch._C",
         sources=[os.path.join(ROOT, s) for s in sources],

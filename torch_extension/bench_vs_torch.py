@@ -3,15 +3,19 @@ process: the median time of each over interleaved rounds, their ratio, and
 torch.add against itself (its A/A ratio, the band inside which a ratio is a
 tie). Prints a Markdown table; docs/integration.md records a run.
 
-With --per-call, the cost of one call on small tensors instead:
-torch.ops.oneflow_promote.add.Tensor against torch.ops.aten.add.Tensor
-through the same torch.ops path, one thread, float32 + float32 (and int8 +
-float32) of 1 to 1,024 elements, in rounds that alternate aten, ours,
-aten, so that drift hits both alike; CPU time of the calling thread.
+With --per-call, the cost of one call on small tensors instead, each form
+as users write it against torch's own: ops.add.Tensor by name against
+aten.add.Tensor, ops.add(a, b, out=o) through the packet against
+torch.add(a, b, out=o), div with rounding_mode; one thread, float32 +
+float32 (and int8 + float32) of 1 to 1,024 elements, in rounds that
+alternate torch, ours, torch, so that drift hits both alike; CPU time of
+the calling thread (on CUDA, wall time with the queue drained).
+--device cuda runs either on the GPU.
 
     bazel build //torch_extension:oneflow_promote_torch/_C.so
     PYTHONPATH=torch_extension python3 torch_extension/bench_vs_torch.py [--elements N]
     PYTHONPATH=torch_extension python3 torch_extension/bench_vs_torch.py --per-call
+    ... bench_vs_torch.py --device cuda [--per-call]
 """
 
 import argparse
@@ -52,38 +56,58 @@ def median_seconds(fn, rounds):
     return statistics.median(times)
 
 
-def per_call_us(fn, a, b, calls):
-    # The thread's CPU time: on a shared machine, time spent descheduled
-    # does not count against either side.
+def per_call_us(fn, calls, device):
+    # On the CPU the thread's CPU time: on a shared machine, time spent
+    # descheduled does not count against either side. On CUDA wall time,
+    # the device's queue drained before and after.
+    if device == "cuda":
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        torch.cuda.synchronize()
+        return (time.perf_counter() - start) / calls * 1e6
     start = time.thread_time()
     for _ in range(calls):
-        fn(a, b)
+        fn()
     return (time.thread_time() - start) / calls * 1e6
 
 
-def per_call(rounds, calls):
+def per_call(rounds, calls, device):
+    """Each call form as users write it, against torch's own: by overload
+    name, and through the packet with out= (which torch.ops resolves by
+    trying overloads in turn)."""
     torch.set_num_threads(1)
-    aten = torch.ops.aten.add.Tensor
-    ours = torch.ops.oneflow_promote.add.Tensor
-    print(f"torch {torch.__version__}, {cpu_name()}, one thread, median of {rounds} rounds of "
+    aten, ours = torch.ops.aten, torch.ops.oneflow_promote
+    where = cpu_name() if device == "cpu" else torch.cuda.get_device_name()
+    print(f"torch {torch.__version__}, {where}, one thread, median of {rounds} rounds of "
           f"{calls} calls\n")
-    print("| a | b | elements | aten.add.Tensor us | ours us | ours / aten time | aten A/A |")
-    print("|---|---|---|---|---|---|---|")
+    print("| call | a | b | elements | torch us | ours us | ours / torch time | torch A/A |")
+    print("|---|---|---|---|---|---|---|---|")
     for a_dtype in (torch.float32, torch.int8):
         for n in (1, 16, 64, 256, 1024):
-            a = torch.randint(-100, 100, (n,)).to(a_dtype)
-            b = torch.randn(n)
-            assert torch.equal(ours(a, b), aten(a, b))
-            for fn in (aten, ours):
-                per_call_us(fn, a, b, calls)  # warm up
-            first, mine, second = [], [], []
-            for _ in range(rounds):
-                first.append(per_call_us(aten, a, b, calls))
-                mine.append(per_call_us(ours, a, b, calls))
-                second.append(per_call_us(aten, a, b, calls))
-            t, o, t2 = (statistics.median(x) for x in (first, mine, second))
-            print(f"| {str(a_dtype)[6:]} | float32 | {n} | {t:.2f} | {o:.2f} | {o / t:.2f} | "
-                  f"{t2 / t:.2f} |")
+            a = torch.randint(-100, 100, (n,)).to(a_dtype).to(device)
+            b = torch.randn(n, device=device)
+            o = torch.empty(n, device=device)
+            forms = [
+                ("add.Tensor", lambda: aten.add.Tensor(a, b), lambda: ours.add.Tensor(a, b)),
+                ("add(a, b, out=o)", lambda: torch.add(a, b, out=o), lambda: ours.add(a, b, out=o)),
+                ("div(a, b, rounding_mode='floor')",
+                 lambda: torch.div(a, b, rounding_mode="floor"),
+                 lambda: ours.div(a, b, rounding_mode="floor")),
+            ]
+            for label, theirs, mine in forms:
+                assert torch.equal(mine(), theirs()), label
+                for fn in (theirs, mine):
+                    per_call_us(fn, calls, device)  # warm up
+                first, own, second = [], [], []
+                for _ in range(rounds):
+                    first.append(per_call_us(theirs, calls, device))
+                    own.append(per_call_us(mine, calls, device))
+                    second.append(per_call_us(theirs, calls, device))
+                t, o_us, t2 = (statistics.median(x) for x in (first, own, second))
+                print(f"| {label} | {str(a_dtype)[6:]} | float32 | {n} | {t:.2f} | {o_us:.2f} | "
+                      f"{o_us / t:.2f} | {t2 / t:.2f} |")
 
 
 def main():
@@ -92,23 +116,27 @@ def main():
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--per-call", action="store_true")
     parser.add_argument("--calls", type=int, default=2000)
+    parser.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
     args = parser.parse_args()
     if args.per_call:
-        per_call(args.rounds, args.calls)
+        per_call(args.rounds, args.calls, args.device)
         return
     n = args.elements
-    print(f"torch {torch.__version__}, {cpu_name()}, {n} elements, median of {args.rounds}\n")
+    where = cpu_name() if args.device == "cpu" else torch.cuda.get_device_name()
+    print(f"torch {torch.__version__}, {where}, {n} elements, median of {args.rounds}\n")
     print("| a | b | threads | torch.add ms | ours ms | ours / torch speed | torch A/A |")
     print("|---|---|---|---|---|---|---|")
-    for threads in sorted({1, torch.get_num_threads()}):
+    device = args.device
+    sync = torch.cuda.synchronize if device == "cuda" else (lambda: None)
+    for threads in sorted({1, torch.get_num_threads()}) if device == "cpu" else [1]:
         torch.set_num_threads(threads)
         for a_dtype, b_dtype in CASES:
-            a = torch.randint(-100, 100, (n,)).to(a_dtype)
-            b = torch.randn(n).to(b_dtype)
+            a = torch.randint(-100, 100, (n,), device=device).to(a_dtype)
+            b = torch.randn(n, device=device).to(b_dtype)
             result = torch.add(a, b)
             out = torch.empty_like(result)
-            theirs = lambda: torch.add(a, b, out=out)  # noqa: E731
-            mine = lambda: torch.ops.oneflow_promote.add(a, b, out=out)  # noqa: E731
+            theirs = lambda: (torch.add(a, b, out=out), sync())  # noqa: E731
+            mine = lambda: (torch.ops.oneflow_promote.add(a, b, out=out), sync())  # noqa: E731
             assert torch.equal(torch.ops.oneflow_promote.add(a, b), result)
             torch_ms, ours_ms, again_ms = [], [], []
             for _ in range(3):  # interleaved, so drift hits both alike

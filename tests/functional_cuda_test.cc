@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
@@ -105,6 +106,11 @@ int MantissaBits(DType dtype) {
 // device's fused multiply-adds in complex products.
 double MaxUlps(Op op, DType result) {
   if (op == Op::kPow && result == DType::kComplex64) return 64;  // computed in complex<float>
+  // Where each device follows its own PyTorch kernel (cuda_op_math.h):
+  // CUDA's atan2f (2 ulp), a host-scalar divisor by its reciprocal.
+  if (op == Op::kAtan2) return 4;
+  if (op == Op::kDiv || op == Op::kDivFloor || op == Op::kDivTrunc || op == Op::kFloorDivide)
+    return MantissaBits(result) < 52 ? 2 : 4;
   if (MantissaBits(result) < 52) return 1;
   switch (op) {
     case Op::kPow:
@@ -133,6 +139,12 @@ double UlpAt(DType dtype, double magnitude) {
 
 // "" when the CUDA result matches the CPU's within MaxUlps(op).
 std::string Compare(const absl::StatusOr<Tensor>& cpu, const absl::StatusOr<Tensor>& cuda, Op op) {
+  // Integer division by zero: PyTorch's CPU kernel refuses it, its CUDA
+  // kernel gives the device's answer without looking (torch_extension's
+  // cuda_graph_test holds those answers against torch's).
+  if (!cpu.ok() && absl::StrContains(cpu.status().message(), "ZeroDivisionError") && cuda.ok()) {
+    return "";
+  }
   if (cpu.ok() != cuda.ok()) {
     return absl::StrCat("CPU ", cpu.ok() ? "ok" : cpu.status().ToString(), ", CUDA ",
                         cuda.ok() ? "ok" : cuda.status().ToString());

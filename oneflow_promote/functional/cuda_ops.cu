@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "kernels/op_kernel_support.h"
+#include "oneflow_promote/functional/internal/cuda_op_math.h"
 #include "oneflow_promote/functional/internal/cuda_ops.h"
 #include "oneflow_promote/functional/internal/op_math.h"
 
@@ -117,12 +118,18 @@ __global__ void ElementwiseKernel(CudaElementwiseArgs args, Walk walk) {
   constexpr int kValues = kUnary ? 1 : 2;
   constexpr int kInputs = kWhere ? 3 : kValues;
   constexpr int kFirstValue = kWhere ? 1 : 0;
-  bool zero = false;  // Binary's host-side flag; PyTorch's CUDA kernels do not check
-  // A single-element second operand that kTakesScalarInFloat: read once in
-  // the math type, from its own dtype (the host passed it as float32).
-  M scalar_b{};
-  if constexpr (kTakesScalarInFloat<kOp, T>) {
-    if (args.scalar_divisor) scalar_b = Element<M>(args.inputs[1], DType::kFloat32, 0);
+  // A host-scalar second operand of mul or a division: read once in the
+  // math type (narrow floats from float32, kTakesScalarInFloat), and for a
+  // division its reciprocal, as PyTorch's CUDA kernels take it.
+  M scalar_b{}, inverse_b{};
+  if constexpr (kTakesScalarInFloat<kOp, T> || kDividesByReciprocal<kOp, T>) {
+    if (args.scalar_divisor) {
+      if constexpr (kTakesScalarInFloat<kOp, T>)
+        scalar_b = Element<M>(args.inputs[1], DType::kFloat32, 0);
+      else
+        scalar_b = Math<T>::Load(Element<T>(args.inputs[1], args.compute, 0));
+      if constexpr (kDividesByReciprocal<kOp, T>) inverse_b = HostReciprocal(scalar_b);
+    }
   }
   const auto load = [&](const int64_t(&offsets)[kInputs]) {
     Operands<T> operands;
@@ -144,15 +151,21 @@ __global__ void ElementwiseKernel(CudaElementwiseArgs args, Walk walk) {
       using R = decltype(Unary<kOp, M>(M()));
       return StoreAs<ResultStorage<T, R>>(Unary<kOp, M>(Math<T>::Load(operands.values[0])));
     } else {
-      using R = decltype(Binary<kOp, T>(M(), M(), zero));
+      using R = decltype(DeviceBinary<kOp, T>(M(), M()));
       const M x = Math<T>::Load(operands.values[0]);
-      if constexpr (kTakesScalarInFloat<kOp, T>) {
+      if constexpr (kDividesByReciprocal<kOp, T>) {
         if (args.scalar_divisor) {
-          return StoreAs<ResultStorage<T, R>>(Binary<kOp, T, true>(x, scalar_b, zero));
+          return StoreAs<ResultStorage<T, R>>(
+              DeviceDivideByHostScalar<kOp, T>(x, scalar_b, inverse_b));
+        }
+      } else if constexpr (kTakesScalarInFloat<kOp, T>) {
+        if (args.scalar_divisor) {
+          bool unused = false;
+          return StoreAs<ResultStorage<T, R>>(Binary<kOp, T, true>(x, scalar_b, unused));
         }
       }
       return StoreAs<ResultStorage<T, R>>(
-          Binary<kOp, T>(x, Math<T>::Load(operands.values[1]), zero));
+          DeviceBinary<kOp, T>(x, Math<T>::Load(operands.values[1])));
     }
   };
   using S = decltype(result(Operands<T>()));

@@ -237,12 +237,21 @@ bool IsScalarDivisor(Op op, absl::Span<const Tensor> inputs) {
   return functional::OpArity(op) == 2 && inputs.size() == 2 && inputs[1].numel() == 1;
 }
 
+// Whether a CUDA op's second input is a host scalar (a Python scalar or a
+// CPU 0-d tensor): PyTorch's CUDA kernels treat only those apart (a
+// one-element CUDA tensor broadcasts like any other).
+bool IsHostScalarDivisor(Op op, absl::Span<const Tensor> inputs) {
+  return IsScalarDivisor(op, inputs) && !inputs[1].is_cuda();
+}
+
 // The dtype the kernel reads input i as: where's condition as bool; a
 // single-element second operand that kTakesScalarInFloat as float32 (the
 // narrow floats' math type), straight from its own dtype; else `compute`.
-DType InputDType(Op op, DType compute, absl::Span<const Tensor> inputs, size_t i) {
+// `scalar_divisor`: the kernel takes the second input as such (IsScalarDivisor
+// on the CPU, IsHostScalarDivisor on CUDA).
+DType InputDType(Op op, DType compute, size_t i, bool scalar_divisor) {
   if (op == Op::kWhere && i == 0) return DType::kBool;
-  if (i == 1 && TakesScalarInFloat(op) && IsScalarDivisor(op, inputs) &&
+  if (i == 1 && TakesScalarInFloat(op) && scalar_divisor &&
       VisitDType(compute, [](auto tag) { return kIsNarrowFloat<typename decltype(tag)::type>; })) {
     return DType::kFloat32;
   }
@@ -274,13 +283,13 @@ absl::Status CudaElementwise(Op op, DType compute, absl::Span<const Tensor> inpu
   CudaElementwiseArgs args;
   args.op = op;
   args.compute = compute;
-  args.scalar_divisor = IsScalarDivisor(op, inputs);
+  args.scalar_divisor = IsHostScalarDivisor(op, inputs);
   args.rank = static_cast<int>(out.ndim());
   for (int d = 0; d < args.rank; ++d) args.shape[d] = out.shape()[d];
   args.numel = out.numel();
   args.out = out.data();
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const DType needed = InputDType(op, compute, inputs, i);
+    const DType needed = InputDType(op, compute, i, args.scalar_divisor);
     const Tensor& input = inputs[i];
     if (!input.is_cuda() && input.numel() == 1) {
       // A host scalar: converted here, passed by value with the launch.
@@ -333,7 +342,7 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
   DType needed[kMaxInputs];  // the dtype the kernel reads each input as
   bool single[kMaxInputs];   // one element
   for (size_t i = 0; i < count; ++i) {
-    needed[i] = InputDType(op, compute, inputs, i);
+    needed[i] = InputDType(op, compute, i, IsScalarDivisor(op, inputs));
     single[i] = inputs[i].numel() == 1;
   }
   const size_t out_size = ItemSize(out.dtype());

@@ -283,27 +283,6 @@ ONEFLOW_PROMOTE_OPS_INLINE constexpr bool TakesScalarInFloat(Op op) {
 template <Op kOp, typename T>
 inline constexpr bool kTakesScalarInFloat = kIsNarrowFloat<T>&& TakesScalarInFloat(kOp);
 
-// Integer division on a CUDA device as PyTorch's CUDA kernels write it
-// (c10::div_floor_integer, the remainder kernel), with no check of the
-// divisor: a zero divisor gives the device's own answer, as there.
-template <Op kOp, typename M>
-ONEFLOW_PROMOTE_OPS_INLINE M DeviceIntDivide(M a, M b) {
-  if constexpr (kOp == Op::kDivTrunc || std::is_unsigned_v<M>) {
-    if constexpr (kOp == Op::kRemainder)
-      return static_cast<M>(a % b);
-    else
-      return static_cast<M>(a / b);
-  } else if constexpr (kOp == Op::kRemainder) {
-    M r = static_cast<M>(a % b);
-    if (r != 0 && (r < 0) != (b < 0)) r = static_cast<M>(r + b);
-    return r;
-  } else {
-    if ((a < 0) == (b < 0)) return static_cast<M>(a / b);
-    const M quotient = static_cast<M>(a / b);
-    return static_cast<M>(a % b) != 0 ? static_cast<M>(quotient - 1) : quotient;
-  }
-}
-
 // One binary op on math values of storage type T; on the host,
 // `zero_division` is set by integer division by zero (the result is then
 // 0), which PyTorch's CPU kernels raise. kScalarDivisor: b is one element
@@ -343,10 +322,7 @@ ONEFLOW_PROMOTE_OPS_INLINE auto Binary(M a, M b, bool& zero_division) {
   } else if constexpr (kOp == Op::kDivFloor || kOp == Op::kFloorDivide || kOp == Op::kDivTrunc ||
                        kOp == Op::kRemainder) {
     if constexpr (kIsInt<M>) {
-#if defined(__CUDA_ARCH__)
-      return DeviceIntDivide<kOp>(a, b);
-#else
-      if (b == 0) {
+      if (b == 0) {  // (CUDA kernels: cuda_op_math.h's DeviceBinary)
         zero_division = true;
         return M(0);
       }
@@ -356,7 +332,6 @@ ONEFLOW_PROMOTE_OPS_INLINE auto Binary(M a, M b, bool& zero_division) {
         return IntRemainder(a, b);
       else
         return FloorDiv(a, b);
-#endif
     } else {
       if constexpr (kOp == Op::kDivTrunc && kScalarDivisor)
         return M(std::trunc(a / b));

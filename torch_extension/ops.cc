@@ -160,7 +160,8 @@ std::vector<std::string> OpDTypesOf(c10::string_view name, const std::vector<at:
   }
   PromotionOptions promotion;
   promotion.default_dtype = DTypeOf(c10::typeMetaToScalarType(at::get_default_dtype()));
-  const functional::OpDTypes d = ValueOrThrow(functional::InferOpDTypes(op, operands, promotion));
+  const functional::OpDTypes d =
+      InThisTorch(ValueOrThrow(functional::InferOpDTypes(op, operands, promotion)));
   return {std::string(functional::PromotionKindName(functional::RuleOf(op).kind)),
           std::string(Name(d.compute)), std::string(Name(d.opmath)), std::string(Name(d.result))};
 }

@@ -372,6 +372,18 @@ void ThrowIfError(const absl::Status& status) {
   TORCH_CHECK(false, message);
 }
 
+OpDTypes InThisTorch(OpDTypes dtypes) {
+  // Before 2.15 torch has no bcomplex32, and where 2.15 promotes to it
+  // (bfloat16 with a complex scalar) promotes to complex64: the least dtype
+  // above it that this torch has, the join of its lattice without the node.
+  static const bool has_bcomplex32 = ToTorchScalarType(DType::kBComplex32).has_value();
+  if (has_bcomplex32) return dtypes;
+  for (DType* dtype : {&dtypes.compute, &dtypes.opmath, &dtypes.result}) {
+    if (*dtype == DType::kBComplex32) *dtype = DType::kComplex64;
+  }
+  return dtypes;
+}
+
 OpDTypes InferDTypes(const OpCall& call) { return InferDTypes(call, DefaultDType()); }
 
 OpDTypes InferDTypes(const OpCall& call, DType default_dtype) {
@@ -381,7 +393,8 @@ OpDTypes InferDTypes(const OpCall& call, DType default_dtype) {
   }
   PromotionOptions promotion;
   promotion.default_dtype = default_dtype;
-  const OpDTypes dtypes = ValueOrThrow(functional::InferOpDTypes(call.op, operands, promotion));
+  const OpDTypes dtypes =
+      InThisTorch(ValueOrThrow(functional::InferOpDTypes(call.op, operands, promotion)));
   if (call.alpha.has_value()) {
     ThrowIfError(functional::CheckAlpha(dtypes.compute, ScalarOperand(*call.alpha)));
   }

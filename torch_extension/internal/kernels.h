@@ -22,6 +22,10 @@ namespace oneflow_promote::torch_extension {
 // else mostly RuntimeError).
 void ThrowIfError(const absl::Status& status);
 
+// The rules' dtypes as the torch this is compiled against (and loaded
+// into) has them: without bcomplex32 (before 2.15), complex64 in its place.
+functional::OpDTypes InThisTorch(functional::OpDTypes dtypes);
+
 // The library's dtypes for a call (the default dtype from
 // torch.get_default_dtype()), or PyTorch's error, raised.
 functional::OpDTypes InferDTypes(const OpCall& call);

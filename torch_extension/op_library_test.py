@@ -15,6 +15,7 @@ import pytest
 import torch
 
 import oneflow_promote_torch  # noqa: F401  (registers torch.ops.oneflow_promote)
+from bit_judge import assert_same, same_refusal
 
 ours = torch.ops.oneflow_promote
 
@@ -208,21 +209,18 @@ def values(dtype, shape, seed):
     return (x / 2 if dtype.is_floating_point else x).to(dtype)
 
 
-def both_or_neither(theirs_fn, mine_fn, what):
-    """Both raise, or both compute the same dtype, shape and values. (A
-    TypeError of torch's is an overload it lacks, such as atan2_ with a
-    Python scalar: nothing to compare.)"""
+def both_or_neither(theirs_fn, mine_fn, what, op=None):
+    """Both raise (ours with torch's exception class, or torch.ops' for an
+    overload torch lacks, such as atan2_ with a Python scalar), or both
+    compute the same dtype, shape and bits."""
     try:
         theirs = theirs_fn()
-    except TypeError:
-        return 0
-    except RuntimeError:
-        with pytest.raises(RuntimeError):
+    except (RuntimeError, TypeError) as e:
+        with pytest.raises(Exception) as mine:
             mine_fn()
+        assert same_refusal(e, mine.value), f"{what}: {mine.value!r}, torch {e!r}"
         return 0
-    mine = mine_fn()
-    assert mine.dtype == theirs.dtype, f"{what}: {mine.dtype}, torch {theirs.dtype}"
-    torch.testing.assert_close(mine, theirs, rtol=2e-6, atol=0, equal_nan=True, msg=what)
+    assert_same(theirs, mine_fn(), what, op)
     return 1
 
 
@@ -239,7 +237,7 @@ def test_in_place_variants_match_torch(op):
             what = f"{op}_({a}, {other.dtype if torch.is_tensor(other) else other})"
             computed += both_or_neither(lambda: getattr(self_.clone(), op + "_")(other),
                                         lambda: getattr(ours, op + "_")(self_.clone(), other),
-                                        what)
+                                        what, op)
     assert computed > 50
     x = values(torch.int32 if op in BITWISE else torch.float32, (3,), 0)
     assert getattr(ours, op + "_")(x, x) is x
@@ -253,10 +251,11 @@ def test_alpha_matches_torch(op):
         for alpha in (2, -1, 0.5, True, 1 - 2j):
             what = f"{op}({a}, {b}, alpha={alpha!r})"
             computed += both_or_neither(lambda: getattr(torch, op)(x, y, alpha=alpha),
-                                        lambda: getattr(ours, op)(x, y, alpha=alpha), what)
+                                        lambda: getattr(ours, op)(x, y, alpha=alpha), what,
+                                        f"{op} alpha")
             computed += both_or_neither(lambda: getattr(torch, op)(x, 3, alpha=alpha),
                                         lambda: getattr(ours, op)(x, 3, alpha=alpha),
-                                        what + " Scalar")
+                                        what + " Scalar", f"{op} alpha")
     assert computed > 100
 
 

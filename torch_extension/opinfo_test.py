@@ -20,9 +20,12 @@ import pytest
 import torch
 
 import oneflow_promote_torch  # noqa: F401  (registers torch.ops.oneflow_promote)
+from bit_judge import same_refusal, ulp_distance
+from cuda_cases import DEVICES
 
 warnings.filterwarnings("ignore", category=UserWarning)
 from torch.testing._internal.common_methods_invocations import op_db  # noqa: E402
+from torch.testing._internal.opinfo.core import SampleInput  # noqa: E402
 
 ours = torch.ops.oneflow_promote
 
@@ -38,31 +41,38 @@ OURS_OF = {
 
 # The bound, in units in the last place, within which an op's results may
 # differ from torch's where torch itself leaves the last bits to its code
-# path; every other (op, dtype) must be bit for bit. docs/ops.md states
-# each bound with the measurement behind it. For complex results the unit
-# is an ulp of the larger part's magnitude.
+# path, keyed by (OpInfo, result dtype, device, path): "alpha" for add and
+# sub with alpha other than 1, "scalar" for a Python-number operand, "tensor"
+# otherwise. Every other case is bit for bit. docs/ops.md states each bound
+# with the measurement behind it. For complex results the unit is an ulp of
+# the larger finite part's magnitude; infinite and NaN parts, the sign of a
+# zero, and integers must match exactly whatever the bound.
 _C64, _C128 = torch.complex64, torch.complex128
+_REAL = (torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64,
+         torch.float16, torch.bfloat16, torch.float32, torch.float64)
 TOLERANCE_ULP = {
     # Sleef's vectorized atan2 (1.0 ulp) in torch's vector loop, libm's in
-    # its scalar one; ours rounds a double atan2 once.
-    **{("atan2", d): 1 for d in (torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32,
-                                 torch.int64, torch.float16, torch.bfloat16, torch.float32,
-                                 torch.float64)},
+    # its scalar one; ours rounds a double atan2 once. (atan2 of integers
+    # gives float32.)
+    **{("atan2", torch.float32, "cpu", path): 1 for path in ("tensor", "scalar")},
+    **{("atan2", d, "cpu", path): 1 for d in (torch.float64,) for path in ("tensor", "scalar")},
     # torch's scalar loop fuses (ac - bd) into a multiply-add, its vector
     # loop does not, and ours does not.
-    ("mul", _C64): 1, ("mul", _C128): 1,
+    **{("mul", d, "cpu", path): 1 for d in (_C64, _C128) for path in ("tensor", "scalar")},
     # Smith's algorithm: fused multiply-adds in torch's vector loop and
     # ours, none in its scalar loop.
-    ("div.no_rounding_mode", _C64): 2, ("div.no_rounding_mode", _C128): 1,
-    ("true_divide", _C64): 2, ("true_divide", _C128): 1,
+    **{(op, _C64, "cpu", path): 2 for op in ("div.no_rounding_mode", "true_divide")
+       for path in ("tensor", "scalar")},
+    **{(op, _C128, "cpu", path): 1 for op in ("div.no_rounding_mode", "true_divide")
+       for path in ("tensor", "scalar")},
     # alpha: torch fuses self + alpha * other in float64, ours rounds the
     # product first (no wider dtype to hold it).
-    ("add", torch.float64): 16, ("sub", torch.float64): 16,
+    ("add", torch.float64, "cpu", "alpha"): 16, ("sub", torch.float64, "cpu", "alpha"): 16,
 }
 # Where a product of parts overflows, torch's fused scalar loop gives
-# (inf - inf) as -inf and its vector loop (and ours) NaN: for complex mul a
-# non-finite result need only be non-finite on both sides.
-NONFINITE_ALIKE = {"mul"}
+# (inf - inf) as -inf and its vector loop (and ours) NaN: for complex64 mul
+# on the CPU a non-finite part need only be non-finite on both sides.
+NONFINITE_ALIKE = {("mul", _C64, "cpu")}
 
 
 def opinfos():
@@ -90,67 +100,7 @@ def call_ours(opinfo, sample):
     return getattr(ours, OURS_OF[opinfo.name])(sample.input, *sample.args, **sample.kwargs)
 
 
-_INT_OF_SIZE = {1: torch.int8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
-
-
-def _ordered(x):
-    """A float tensor's bits as integers that order as its values do, so that
-    differences count ulps (NaNs aside)."""
-    i = x.contiguous().view(_INT_OF_SIZE[x.element_size()]).to(torch.int64)
-    sign_free = i & ((1 << (8 * x.element_size() - 1)) - 1)
-    return torch.where(i < 0, -sign_free, sign_free)
-
-
-def _parts(x):
-    if x.dtype.is_complex:
-        if x.dtype == torch.complex32:  # view_as_real has no complex32 kernel
-            x = x.to(torch.complex64)
-            return torch.view_as_real(x).to(torch.float16)
-        return torch.view_as_real(x)
-    return x
-
-
-def ulp_distance(theirs, mine):
-    """0 for bit-equal results (NaN equals NaN, whatever its payload), else
-    the largest difference in ulps; inf where one side is NaN and the other
-    is not, or values differ in integers and bools."""
-    if theirs.numel() == 0:
-        return 0
-    if not (theirs.dtype.is_floating_point or theirs.dtype.is_complex):
-        return 0 if torch.equal(theirs, mine) else float("inf")
-    a, b = _parts(theirs), _parts(mine)
-    nan_a, nan_b = a.isnan(), b.isnan()
-    if not torch.equal(nan_a, nan_b):
-        return float("inf")
-    da, db = _ordered(a), _ordered(b)
-    return int((da - db).abs().masked_fill(nan_a, 0).max())
-
-
-def _complex_ulps(theirs, mine):
-    """For complex results: the largest difference of a part, in ulps of the
-    larger of torch's two parts: a part that cancels (ac - bd) is judged
-    against the number's magnitude, as its rounding errors are."""
-    a, b = _parts(theirs).to(torch.float64), _parts(mine).to(torch.float64)
-    finfo = torch.finfo(_parts(theirs).dtype)
-    scale = a.abs().amax(dim=-1, keepdim=True).clamp(min=finfo.tiny)
-    ulp = torch.exp2(torch.floor(torch.log2(scale))) * finfo.eps
-    diff = ((a - b).abs() / ulp).nan_to_num(0.0, posinf=float("inf"))
-    return float(diff.max())
-
-
 Outcome = collections.namedtuple("Outcome", "kind detail")
-
-
-def same_refusal(theirs, mine):
-    """Whether ours raised as torch did: torch's exception class (or one
-    derived from it); where torch's Python binding raises TypeError for an
-    argument no overload takes (torch.atan2(t, 2)), torch.ops' own answer
-    to a call no schema matches, RuntimeError, which torch.ops.aten gives
-    too."""
-    if isinstance(mine, type(theirs)):
-        return True
-    return (type(theirs) is TypeError and type(mine) is RuntimeError
-            and "failed to match any schema" in str(mine))
 
 
 def judge(opinfo, sample):
@@ -176,18 +126,19 @@ def judge(opinfo, sample):
     if mine.dtype != theirs.dtype or mine.shape != theirs.shape or mine.device != theirs.device:
         return Outcome("wrong", f"{mine.dtype} {tuple(mine.shape)} {mine.device}, torch "
                        f"{theirs.dtype} {tuple(theirs.shape)} {theirs.device}")
-    distance = ulp_distance(theirs.cpu(), mine.cpu())
+    path = ("alpha" if sample.kwargs.get("alpha", 1) != 1 else
+            "scalar" if not all(torch.is_tensor(x) for x in (sample.input, *sample.args))
+            else "tensor")
+    device = theirs.device.type
+    theirs, mine = theirs.cpu(), mine.cpu()
+    if (theirs.dtype.is_complex and (opinfo.name, theirs.dtype, device) in NONFINITE_ALIKE
+            and torch.equal(torch.isfinite(theirs), torch.isfinite(mine))):
+        finite = torch.isfinite(theirs)
+        theirs, mine = theirs[finite], mine[finite]
+    distance = ulp_distance(theirs, mine)
     if distance == 0:
         return Outcome("exact", "")
-    if (distance == float("inf") and theirs.dtype.is_complex
-            and opinfo.name in NONFINITE_ALIKE):
-        finite = torch.isfinite(theirs)
-        if torch.equal(finite, torch.isfinite(mine)):
-            theirs, mine = theirs[finite], mine[finite]
-            distance = ulp_distance(theirs.cpu(), mine.cpu())
-    if distance != float("inf") and theirs.dtype.is_complex:
-        distance = _complex_ulps(theirs.cpu(), mine.cpu())
-    bound = TOLERANCE_ULP.get((op_id(opinfo), theirs.dtype), 0)
+    bound = TOLERANCE_ULP.get((op_id(opinfo), theirs.dtype, device, path), 0)
     detail = f"{distance} ulp"
     if distance <= bound:
         return Outcome("close", detail)
@@ -239,7 +190,7 @@ def failures(examples):
     return "\n".join(line for lines in examples.values() for line in lines)
 
 
-@pytest.mark.parametrize("device", devices())
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("name", [op_id(op) for op in opinfos()])
 def test_reference_inputs_match_torch(name, device):
     counts, _, examples = run_reference(name, device)
@@ -252,7 +203,7 @@ def with_error_inputs():
     return [op_id(op) for op in opinfos() if any(True for _ in op.error_inputs("cpu"))]
 
 
-@pytest.mark.parametrize("device", devices())
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("name", with_error_inputs())
 def test_error_inputs_raise_as_torch_does(name, device):
     opinfo = next(op for op in opinfos() if op_id(op) == name)
@@ -268,6 +219,52 @@ def test_error_inputs_raise_as_torch_does(name, device):
                                                         theirs.value)
         checked += 1
     assert checked > 0
+
+
+def test_the_judge_fails_planted_errors(monkeypatch):
+    """The judge itself: a wrong sign of zero, a wrong NaN or infinite
+    part, and 2 ulp in a plain float64 add are wrong, whatever the bounds."""
+    add = next(op for op in opinfos() if op.name == "add")
+    mul = next(op for op in opinfos() if op.name == "mul")
+    x = torch.tensor([1.5, -0.0, 3.0], dtype=torch.float64)
+    y = torch.tensor([0.25, 0.0, 1e-3], dtype=torch.float64)
+    plain = SampleInput(x, args=(y,))
+    with_alpha = SampleInput(x, args=(y,), kwargs={"alpha": 3})
+    z = torch.tensor([complex(1, 2), complex(-3, 0.5)], dtype=torch.complex64)
+    w = torch.tensor([complex(0.5, 1), complex(2, -1)], dtype=torch.complex64)
+
+    def judged(opinfo, sample, planted):
+        monkeypatch.setattr(sys.modules[__name__], "call_ours", lambda o, s: planted(call_torch(o, s)))
+        return judge(opinfo, sample).kind
+
+    def nudged(ulps, at=0):
+        def plant(t):
+            t = t.clone()
+            for _ in range(ulps):
+                t[at] = torch.nextafter(t[at], torch.tensor(float("inf"), dtype=t.dtype))
+            return t
+        return plant
+
+    def part(index, value):
+        def plant(t):
+            parts = torch.view_as_real(t.clone())
+            parts.view(-1)[index] = value
+            return torch.view_as_complex(parts)
+        return plant
+
+    assert judged(add, plain, lambda t: t) == "exact"
+    assert judged(add, plain, lambda t: torch.where(t == 0, -t, t)) == "wrong"  # -0.0
+    assert judged(add, plain, nudged(2)) == "wrong"
+    assert judged(add, with_alpha, nudged(2)) == "close"  # the alpha path's measured bound
+    assert judged(mul, SampleInput(z, args=(w,)), part(0, float("nan"))) == "wrong"
+
+    def complex_sample(real, imag):
+        zero = torch.zeros(1, dtype=torch.complex128)
+        return SampleInput(torch.tensor([complex(real, imag)], dtype=torch.complex128),
+                           args=(zero,))
+    assert judged(add, complex_sample(float("nan"), 1), part(1, 1e30)) == "wrong"
+    assert judged(add, complex_sample(float("inf"), 5), part(1, -7.0)) == "wrong"
+    assert judged(add, complex_sample(float("inf"), 5), part(0, 3e38)) == "wrong"
 
 
 # opcheck (schema, autograd registration, FakeTensor, AOT dispatch) on the

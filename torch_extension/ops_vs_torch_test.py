@@ -17,6 +17,8 @@ import torch._prims_common as prims_common
 import torch._refs as refs
 
 import oneflow_promote_torch  # noqa: F401  (registers torch.ops.oneflow_promote)
+from bit_judge import assert_same, same_refusal
+from cuda_cases import needs_cuda
 
 ours = torch.ops.oneflow_promote
 
@@ -69,45 +71,24 @@ def call_torch(op, *args, **kwargs):
     return getattr(torch, op)(*args, **kwargs)
 
 
-# Relative tolerances for the ops whose last bits PyTorch itself leaves to
-# the code path (vectorized or scalar complex division, libm's atan2);
-# every other op must match bit for bit.
-INEXACT_OPS = {"div", "atan2"}
-TOLERANCE = {torch.float16: 2e-3, torch.bfloat16: 1.6e-2, torch.float32: 2e-6,
-             torch.float64: 1e-12, torch.complex64: 2e-6, torch.complex128: 1e-12}
-
-
-def same(theirs, mine, what, exact=True):
-    assert mine.dtype == theirs.dtype, f"{what}: dtype {mine.dtype}, torch {theirs.dtype}"
-    assert mine.shape == theirs.shape, f"{what}: shape {mine.shape}, torch {theirs.shape}"
-    rtol = 0 if exact else TOLERANCE.get(theirs.dtype, 0)
-    torch.testing.assert_close(mine, theirs, rtol=rtol, atol=0, equal_nan=True,
-                               msg=lambda m: f"{what}: {m}")
+def same(theirs, mine, what, op=None):
+    assert_same(theirs, mine, what, op)
 
 
 def compare(op, args, kwargs=None, what=""):
-    """Both or neither raise; when torch computes, ours matches it. Returns
-    whether torch computed."""
+    """Both or neither raise, with torch's exception class; when torch
+    computes, ours matches it. Returns whether torch computed."""
     kwargs = kwargs or {}
     try:
         theirs = call_torch(op, *args, **kwargs)
-    except (RuntimeError, TypeError):
+    except (RuntimeError, TypeError) as e:
+        with pytest.raises(Exception) as mine:
+            getattr(ours, op)(*args, **kwargs)
+        assert same_refusal(e, mine.value), f"{op}{what}: {mine.value!r}, torch {e!r}"
         return False
-    try:
-        mine = getattr(ours, op)(*args, **kwargs)
-    except RuntimeError as e:
-        if lacks_dtype(e):
-            return False
-        raise
-    same(theirs, mine, f"{op}{what}", exact=op not in INEXACT_OPS)
+    mine = getattr(ours, op)(*args, **kwargs)
+    same(theirs, mine, f"{op}{what}", op)
     return True
-
-
-def lacks_dtype(error):
-    """The library's rules give a dtype this torch lacks (bfloat16 with a
-    complex scalar is bcomplex32 from PyTorch 2.15 on; before, torch has no
-    bcomplex32 and promotes to complex64): the extension raises."""
-    return "libtorch has no" in str(error)
 
 
 def second_operands(dtype, seed):
@@ -363,7 +344,7 @@ def test_reduction_dtypes_match_torch():
     assert checked > 30
 
 
-@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")
+@needs_cuda
 def test_cuda_runs_on_the_current_stream():
     """Ops queue behind work already on the current (non-default) stream:
     the input is written there after a long sleep, so an op on another
@@ -379,19 +360,14 @@ def test_cuda_runs_on_the_current_stream():
     same(expected, y.cpu(), "add on a side stream")
 
 
-@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")
+@needs_cuda
 def test_cuda_ops_match_torch():
     for op in BINARY_OPS:
         for a_dtype, b_dtype in itertools.product(DTYPES, DTYPES):
             a = values(a_dtype, (4, 5), 1).cuda()
             for b in (values(b_dtype, (5,), 2).cuda(), values(b_dtype, (5, 4), 3).cuda().t(),
                       values(b_dtype, (), 4), 2.5):
-                try:
-                    theirs = call_torch(op, a, b)
-                except (RuntimeError, TypeError):
-                    continue
-                same(theirs.cpu(), getattr(ours, op)(a, b).cpu(), f"cuda {op}({a_dtype}, {b})",
-                     exact=op not in INEXACT_OPS)
+                compare(op, (a, b), what=f" cuda ({a_dtype}, {b})")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,11 @@
 // The cases that the oracle tests skip and count rather than compare: PyTorch
-// raised a missing-kernel error ("\"add_stub\" not implemented for 'UInt16'")
-// where the library's rules compute. Decided from the two answers, not from
-// a list, so that a PyTorch release that adds a kernel shrinks the count by
-// itself. Libtorch-free; the libtorch oracles link it.
+// raised a missing-kernel error for a dtype whose support it documents as
+// limited ("\"add_stub\" not implemented for 'UInt16'"; the unsigned integers
+// past uint8, the float8 formats, complex32, bcomplex32) where the library's
+// rules compute. The same error for any other dtype is a refusal, compared
+// as one. Decided from the two answers and that list of dtypes, so that a
+// PyTorch release that adds a kernel shrinks the count by itself.
+// Libtorch-free; the libtorch oracles link it.
 //
 //   TorchKernelGaps gaps;
 //   if (gaps.Skip(op, ours->compute, torch_error, ours.ok())) continue;
@@ -24,9 +27,9 @@
 namespace oneflow_promote::testing {
 
 // Whether `torch_error` (the text PyTorch raised) says that a CPU kernel is
-// missing for a dtype: `"<kernel>" not implemented for '<ScalarType>'`.
-// Texts of rules ("maximum not implemented for complex tensors.") do not
-// match.
+// missing for a limited-support dtype: `"<kernel>" not implemented for
+// '<ScalarType>'`. Texts of rules ("maximum not implemented for complex
+// tensors.", `"bitwise_and_cpu" not implemented for 'Float'`) do not match.
 [[nodiscard]] bool IsMissingTorchKernel(absl::string_view torch_error);
 
 // Whether an oracle comparison is to be skipped: PyTorch raised a missing

@@ -7,10 +7,11 @@
 # (pytest, numpy, the CUDA libraries torch 2.15 brought), so that only torch
 # itself is downloaded, with the one CUDA library 2.11 loads that 2.15 does
 # not (curand), both locked in third_party/python/torch_2_11.txt; its own
-# torch comes first. It checks too that Abseil loads
-# from the package, not from the machine. The OpInfo test stays out: it
-# judges bits against the pinned torch's (2.15's) samples, which 2.11's
-# OpInfo database does not share.
+# torch comes first. It checks too that Abseil loads from the package, not
+# from the machine. The extension is built with its CUDA kernels (sm_90
+# only, to save time; no GPU is needed to compile), so that a CUDA build
+# that fails to compile or to load cannot land; OpInfo's test runs against
+# 2.11's own op_db.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/apt_install.sh pkg-config libabsl-dev
@@ -21,10 +22,12 @@ python="$work/venv/bin/python"
 lock=third_party/python/torch_2_11.txt
 "$python" -m pip install -q --no-deps -r "$lock"
 "$python" tools/python_lock.py check "$lock"
-"$python" -m pip install -q ./torch_extension
+# With the CUDA kernels, for Hopper (no GPU is needed to compile them): a
+# CUDA build that does not compile or load fails here.
+ONEFLOW_PROMOTE_CUDA=1 TORCH_CUDA_ARCH_LIST=9.0 "$python" -m pip install -q ./torch_extension
 mkdir "$work/tests"
-cp torch_extension/{ops_vs_torch,op_library,autograd,semantics,autotest}_test.py \
-  torch_extension/autotest.py "$work/tests"
+cp torch_extension/{ops_vs_torch,op_library,autograd,semantics,autotest,opinfo,sync}_test.py \
+  torch_extension/{conftest,cuda_cases,bit_judge,autotest}.py "$work/tests"
 cd "$work/tests"
 "$python" - <<'PY'
 import torch

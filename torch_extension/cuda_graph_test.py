@@ -10,9 +10,10 @@ import pytest
 import torch
 
 import oneflow_promote_torch  # noqa: F401  (registers torch.ops.oneflow_promote)
+from cuda_cases import needs_cuda
 
 ops = torch.ops.oneflow_promote
-pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")
+pytestmark = needs_cuda
 
 INTEGER_DTYPES = [torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64]
 DIVISIONS = {

@@ -88,7 +88,8 @@ echo "device: $device; torch $torch_version; bundle built for torch $(cat "$work
 
 # Correctness first, the steps side by side (the GPU and 16 cores have
 # room for them); then the benchmarks one at a time, on an idle GPU.
-pytest=(python3 -m pytest -q -p no:cacheprovider -W ignore::UserWarning)
+# --import-mode=append: the installed package, not the source tree's, is imported.
+pytest=(python3 -m pytest -q -p no:cacheprovider --import-mode=append -W ignore::UserWarning)
 for target in "${GTESTS[@]}"; do
   step "${target##*:}" 300 "$work/bin/${target##*:}" --gtest_brief=1 &
 done

@@ -15,7 +15,7 @@ import torch
 from torch.autograd import gradcheck, gradgradcheck
 
 import oneflow_promote_torch  # noqa: F401  (registers torch.ops.oneflow_promote)
-from bit_judge import same_refusal
+from bit_judge import same_refusal, torch_lacks_kernel
 
 ours = torch.ops.oneflow_promote
 
@@ -122,6 +122,8 @@ def compare_gradients(theirs_fn, mine_fn, inputs, what):
     try:
         theirs_fn(*inputs)
     except (RuntimeError, TypeError) as e:  # torch refuses the call: so must ours
+        if torch_lacks_kernel(e):  # torch's gap, where ours may compute
+            return 0
         with pytest.raises(Exception) as mine:
             mine_fn(*inputs)
         assert same_refusal(e, mine.value), f"{what}: {mine.value!r}, torch {e!r}"

@@ -36,6 +36,7 @@ import traceback
 import torch
 
 import oneflow_promote_torch  # noqa: F401  (registers torch.ops.oneflow_promote)
+from bit_judge import torch_lacks_kernel
 
 ours = torch.ops.oneflow_promote
 
@@ -375,19 +376,10 @@ def run(fn_module, case, compiled_with=None):
         torch.set_default_dtype(previous)
 
 
-# The dtypes whose support torch documents as limited (as in
-# tests/ops/generate_cases.py): a missing kernel for one is torch's gap; for
-# any other dtype the same text is torch's rule, and ours must refuse too.
-LIMITED_SUPPORT = ("UInt16", "UInt32", "UInt64", "Float8_e4m3fn", "Float8_e5m2",
-                   "Float8_e4m3fnuz", "Float8_e5m2fnuz", "Float8_e8m0fnu", "ComplexHalf",
-                   "BComplex32")
-
-
 def lacks_kernel(outcome):
     """torch has no kernel for a limited-support dtype ("mul_cpu" not
     implemented for 'BComplex32'), where the library computes (docs/ops.md)."""
-    return outcome.error is not None and any(
-        f"\" not implemented for '{dtype}'" in outcome.error for dtype in LIMITED_SUPPORT)
+    return outcome.error is not None and torch_lacks_kernel(outcome.error)
 
 
 def values_mismatch(what, theirs, mine, exact):

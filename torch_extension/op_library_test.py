@@ -15,7 +15,7 @@ import pytest
 import torch
 
 import oneflow_promote_torch  # noqa: F401  (registers torch.ops.oneflow_promote)
-from bit_judge import assert_same, same_refusal
+from bit_judge import assert_same, same_refusal, torch_lacks_kernel
 
 ours = torch.ops.oneflow_promote
 
@@ -216,6 +216,8 @@ def both_or_neither(theirs_fn, mine_fn, what, op=None):
     try:
         theirs = theirs_fn()
     except (RuntimeError, TypeError) as e:
+        if torch_lacks_kernel(e):  # torch's gap, where ours may compute
+            return 0
         with pytest.raises(Exception) as mine:
             mine_fn()
         assert same_refusal(e, mine.value), f"{what}: {mine.value!r}, torch {e!r}"

@@ -327,7 +327,8 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
     return absl::UnavailableError("CUDA tensors, but the library was built without CUDA");
 #endif
   }
-  const BlockFn block = SelectBlock(op, compute, IsScalarDivisor(op, inputs));
+  const bool scalar_divisor = IsScalarDivisor(op, inputs);
+  const BlockFn block = SelectBlock(op, compute, scalar_divisor);
   if (block == nullptr) {
     return absl::InternalError(
         absl::StrCat("no CPU kernel for ", functional::OpName(op), " in ", Name(compute)));
@@ -342,7 +343,7 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
   DType needed[kMaxInputs];  // the dtype the kernel reads each input as
   bool single[kMaxInputs];   // one element
   for (size_t i = 0; i < count; ++i) {
-    needed[i] = InputDType(op, compute, i, IsScalarDivisor(op, inputs));
+    needed[i] = InputDType(op, compute, i, scalar_divisor);
     single[i] = inputs[i].numel() == 1;
   }
   const size_t out_size = ItemSize(out.dtype());

@@ -124,7 +124,7 @@ class Comparison {
       return;
     }
     ++compared_;
-    if (const std::string mismatch = Mismatch(*ours, theirs); !mismatch.empty()) {
+    if (const std::string mismatch = Mismatch(*ours, theirs, op); !mismatch.empty()) {
       Fail(absl::StrCat(what, ": ", mismatch));
     }
   }
@@ -258,7 +258,7 @@ TEST(FunctionalVsTorch, OutAndInPlace) {
     }
     if (!torch_ok) return;
     ++compared;
-    if (const std::string m = Mismatch(written, theirs, dtypes.result); !m.empty()) {
+    if (const std::string m = Mismatch(written, theirs, op, dtypes.result); !m.empty()) {
       fail(what + ": " + m);
     }
   };
@@ -380,13 +380,13 @@ TEST(FunctionalVsTorch, StreamedOutputs) {
             " threads", path == CastPath::kMaterialized ? ", materialized" : "");
         const absl::StatusOr<Tensor> ours = Call(c.op, {x, y}, options);
         ASSERT_TRUE(ours.ok()) << what << ": " << ours.status();
-        EXPECT_EQ(Mismatch(*ours, theirs), "") << what;
+        EXPECT_EQ(Mismatch(*ours, theirs, c.op), "") << what;
 
         const Tensor buffer = *Tensor::Zeros(ours->dtype(), {kElements + 16});
         Tensor out = *buffer.AsStrided({kElements}, {1},
                                        4 / static_cast<int64_t>(ItemSize(ours->dtype())) + 1);
         ASSERT_TRUE(CallOut(c.op, {x, y}, out, options).ok()) << what << ", out=";
-        EXPECT_EQ(Mismatch(out, theirs), "") << what << ", out= at an offset";
+        EXPECT_EQ(Mismatch(out, theirs, c.op), "") << what << ", out= at an offset";
       }
     }
   }

@@ -9,7 +9,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
@@ -32,36 +34,74 @@ Shape StorageShape(const OperandSpec& spec) {
   return shape;
 }
 
-struct Tolerance {
-  double rtol;
-  double atol;
+// The spacing of a float format's values: its mantissa bits and the exponent
+// of its smallest normal number.
+struct FloatFormat {
+  int mantissa_bits;
+  int min_exponent;
 };
-Tolerance ToleranceFor(DType dtype) {
+
+// The format of a float dtype, or of each part of a complex one; none for
+// integers and bool, which are compared exactly.
+std::optional<FloatFormat> FormatOf(DType dtype) {
   switch (dtype) {
     case DType::kFloat16:
     case DType::kComplex32:
-      return {2e-3, 1e-3};
+      return FloatFormat{10, -14};
     case DType::kBFloat16:
     case DType::kBComplex32:
-      return {1.6e-2, 1e-2};
+      return FloatFormat{7, -126};
     case DType::kFloat32:
     case DType::kComplex64:
-      return {2e-6, 1e-6};
+      return FloatFormat{23, -126};
     case DType::kFloat64:
     case DType::kComplex128:
-      return {1e-12, 1e-13};
+      return FloatFormat{52, -1022};
+    case DType::kFloat8E4M3FN:
+      return FloatFormat{3, -6};
+    case DType::kFloat8E5M2:
+      return FloatFormat{2, -14};
+    case DType::kFloat8E4M3FNUZ:
+      return FloatFormat{3, -7};
+    case DType::kFloat8E5M2FNUZ:
+      return FloatFormat{2, -15};
+    case DType::kFloat8E8M0FNU:
+      return FloatFormat{0, -127};
     default:
-      return {0, 0};
+      return std::nullopt;
   }
 }
 
-// `scale` is the magnitude the relative tolerance applies to: the value's
-// own, or for a part of a complex number the number's (a product's real part
-// can cancel to far below its rounding error's scale).
-bool Close(double ours, double theirs, Tolerance tol, double scale) {
+// One unit in the last place at `magnitude` (the subnormal spacing below the
+// normal range).
+double Ulp(FloatFormat format, double magnitude) {
+  const int exponent = magnitude > 0 ? std::ilogb(magnitude) : format.min_exponent;
+  return std::ldexp(1.0, std::max(exponent, format.min_exponent) - format.mantissa_bits);
+}
+
+// Whether the parts that admit no bound agree: NaN by position, infinities
+// by position and sign, zeros by sign.
+bool SameWhereExact(double ours, double theirs) {
   if (std::isnan(ours) || std::isnan(theirs)) return std::isnan(ours) && std::isnan(theirs);
   if (std::isinf(ours) || std::isinf(theirs)) return ours == theirs;
-  return std::fabs(ours - theirs) <= tol.atol + tol.rtol * scale;
+  if (ours == 0 && theirs == 0) return std::signbit(ours) == std::signbit(theirs);
+  return true;
+}
+
+// The difference of two finite parts in ulps of `format` at `scale`, the
+// smaller magnitude of the two for a real number (an upper bound across a
+// binade) and the larger finite part of libtorch's for a complex one (a part
+// that cancels, ac - bd, carries the rounding error of the whole number).
+double UlpsApart(double ours, double theirs, FloatFormat format, double scale) {
+  if (!std::isfinite(theirs)) return 0;
+  return std::fabs(ours - theirs) / Ulp(format, scale);
+}
+
+// Every digit a double holds.
+std::string Digits(double v) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.17g", v);
+  return text;
 }
 
 std::string Hex(const void* data, size_t size) {
@@ -282,7 +322,26 @@ at::Tensor MakeTorchTensor(const OperandSpec& spec) {
   return TorchFromBytes(spec.dtype, StorageShape(spec), bytes, spec.transposed);
 }
 
-std::string Mismatch(const Tensor& ours, const at::Tensor& theirs, DType computed_in) {
+int CpuPathUlps(Op op, DType dtype) {
+  switch (op) {
+    // Sleef's vectorized atan2 (1.0 ulp) in libtorch's vector loop, libm's
+    // in its scalar one; the library rounds a double atan2 once.
+    case Op::kAtan2:
+      return IsFloating(dtype) ? 1 : 0;
+    // libtorch's scalar loop fuses (ac - bd) into a multiply-add, its vector
+    // loop does not.
+    case Op::kMul:
+      return dtype == DType::kComplex64 || dtype == DType::kComplex128 ? 1 : 0;
+    // Smith's algorithm with fused multiply-adds in the vector loop, none in
+    // the scalar one.
+    case Op::kDiv:
+      return dtype == DType::kComplex64 ? 2 : dtype == DType::kComplex128 ? 1 : 0;
+    default:
+      return 0;
+  }
+}
+
+std::string Mismatch(const Tensor& ours, const at::Tensor& theirs, Op op, DType computed_in) {
   const std::optional<DType> torch_dtype = FromTorchScalarType(theirs.scalar_type());
   if (!torch_dtype.has_value() || ours.dtype() != *torch_dtype) {
     return absl::StrCat("dtype ", Name(ours.dtype()), " vs libtorch ",
@@ -293,18 +352,45 @@ std::string Mismatch(const Tensor& ours, const at::Tensor& theirs, DType compute
     return absl::StrCat("shape [", absl::StrJoin(ours.shape(), ","), "] vs libtorch [",
                         absl::StrJoin(theirs.sizes(), ","), "]");
   }
+  std::optional<FloatFormat> format = FormatOf(dtype);
+  if (!format.has_value()) {  // integers and bool: exactly, in int64 (uint64 wraps alike)
+    const at::Tensor expected = theirs.to(at::kLong).contiguous();
+    const Tensor actual = *ours.To(DType::kInt64);
+    const auto* e = expected.data_ptr<int64_t>();
+    const auto* a = actual.data_as<int64_t>();
+    for (int64_t i = 0; i < actual.numel(); ++i) {
+      if (a[i] != e[i]) return absl::StrCat("element ", i, " is ", a[i], ", libtorch ", e[i]);
+    }
+    return "";
+  }
+  // A result written through a narrower compute dtype (out=) carries that
+  // dtype's rounding: count its ulps.
+  if (const std::optional<FloatFormat> computed = FormatOf(computed_in);
+      computed.has_value() && computed->mantissa_bits < format->mantissa_bits) {
+    format = computed;
+  }
+  const bool through_float = IsFloating(computed_in) || IsComplex(computed_in);
+  const int bound = CpuPathUlps(op, through_float ? computed_in : dtype);
   const at::Tensor expected = theirs.to(at::kComplexDouble).contiguous();
   const Tensor actual = *ours.To(DType::kComplex128);
   const auto* e = expected.data_ptr<c10::complex<double>>();
   const auto* a = actual.data_as<Complex<double>>();
-  Tolerance tol = ToleranceFor(dtype);
-  if (ToleranceFor(computed_in).rtol > tol.rtol) tol = ToleranceFor(computed_in);
   for (int64_t i = 0; i < actual.numel(); ++i) {
-    double scale = IsComplex(dtype) ? std::hypot(e[i].real(), e[i].imag()) : std::fabs(e[i].real());
-    if (!std::isfinite(scale)) scale = 0;
-    if (!Close(a[i].real, e[i].real(), tol, scale) || !Close(a[i].imag, e[i].imag(), tol, scale)) {
-      return absl::StrCat("element ", i, " is (", a[i].real, ",", a[i].imag, "), libtorch (",
-                          e[i].real(), ",", e[i].imag(), ")");
+    const double er = e[i].real(), ei = e[i].imag(), ar = a[i].real, ai = a[i].imag;
+    double apart = 0;
+    if (!SameWhereExact(ar, er) || !SameWhereExact(ai, ei)) {
+      apart = std::numeric_limits<double>::infinity();
+    } else if (IsComplex(dtype)) {
+      const double scale = std::max(std::isfinite(er) ? std::fabs(er) : 0.0,
+                                    std::isfinite(ei) ? std::fabs(ei) : 0.0);
+      apart = std::max(UlpsApart(ar, er, *format, scale), UlpsApart(ai, ei, *format, scale));
+    } else {
+      apart = UlpsApart(ar, er, *format, std::min(std::fabs(ar), std::fabs(er)));
+    }
+    if (apart > bound) {
+      return absl::StrCat("element ", i, " is (", Digits(ar), ",", Digits(ai), "), libtorch (",
+                          Digits(er), ",", Digits(ei), "): ", apart, " ulp apart (bound ", bound,
+                          ")");
     }
   }
   return "";
@@ -479,7 +565,7 @@ AutoTestResult RunAutoTest(const AutoTestConfig& config, const OperandsGenerator
                        ") but libtorch returned ", testing::TorchDTypeName(theirs.scalar_type()));
     } else {
       ++result.compared;
-      const std::string mismatch = Mismatch(*ours, theirs);
+      const std::string mismatch = Mismatch(*ours, theirs, config.op);
       if (mismatch.empty()) continue;
       diagnosis = mismatch;
     }

@@ -177,9 +177,18 @@ using testing::FilledTensor;
 Tensor MakeTensor(const OperandSpec& spec);
 at::Tensor MakeTorchTensor(const OperandSpec& spec);
 
-// Per-dtype closeness: "" when equal within tolerance, else what differs.
-// `computed_in` loosens the tolerance to a narrower compute dtype's.
-std::string Mismatch(const Tensor& ours, const at::Tensor& theirs,
+// How far libtorch's CPU kernel leaves the last bits of `op` in `dtype` to
+// its code path (its vector or scalar loop, Sleef or libm), in ulps: the
+// bound a result of ours may differ by, stated in docs/ops.md; 0, bit for
+// bit, everywhere else.
+int CpuPathUlps(functional::Op op, DType dtype);
+
+// "" when `ours` is libtorch's result: the same dtype and shape, integers
+// exactly, NaN, infinities and the sign of zero by position, every other
+// float part within CpuPathUlps(op, ...); else what differs. A result
+// written through `computed_in` (out= of another dtype) counts ulps of the
+// narrower of the two.
+std::string Mismatch(const Tensor& ours, const at::Tensor& theirs, functional::Op op,
                      DType computed_in = DType::kBool);
 
 struct AutoTestConfig {

@@ -17,8 +17,8 @@ int main(void) {
   for (int64_t i = 0; i < n; ++i) src[i] = (int16_t)(i * 40503);
   char error[128] = "";
   struct SequentialPool pool = {0, 0, 0};
-  CHECK(oneflow_promote_cast_on_host(src, kInt16, dst, kFloat32, n, 0, RunRangesInTurn, &pool, error,
-                                     sizeof error) == 0);
+  CHECK(oneflow_promote_cast_on_host(src, kInt16, dst, kFloat32, n, 0, RunRangesInTurn, &pool,
+                                     error, sizeof error) == 0);
   CHECK(pool.calls == 1);
   CHECK(pool.ranges > 1);
   CHECK(pool.elements == n);

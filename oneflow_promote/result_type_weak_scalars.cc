@@ -143,10 +143,12 @@ absl::StatusOr<DType> WeakScalarResultType(absl::Span<const Operand> operands, P
           NodeName(leader_node), "), the dtype it ranks highest, then joins the results");
   }
 
+  // An index, not the optional: GCC 12 reads `leader == i` as maybe unset.
+  const size_t leader_index = leader.value_or(operands.size());
   Node result = DType::kBool;
   for (size_t i = 0; i < operands.size(); ++i) {
-    ASSIGN_OR_RETURN(Node node, leader == i ? absl::StatusOr<Node>(leader_node)
-                                            : NodeOf(operands, i, policy, trace));
+    ASSIGN_OR_RETURN(Node node, leader_index == i ? absl::StatusOr<Node>(leader_node)
+                                                  : NodeOf(operands, i, policy, trace));
     if (leader.has_value()) {
       // NumPy promotes every pair of its dtypes, so the join exists.
       const Node paired = Node::FromIndex(joins[leader_node.index()][node.index()]);

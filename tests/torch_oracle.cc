@@ -14,6 +14,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 namespace oneflow_promote::testing {
 namespace {
@@ -229,8 +231,11 @@ at::Tensor RunTorchOp(functional::Op op, const std::vector<Operand>& operands,
       return at::abs(a);
     case Op::kSqrt:
       return at::sqrt(a);
+    default:  // the ops with a rule and no kernel: tests/ops asks Python's torch
+      break;
   }
-  std::abort();
+  throw std::invalid_argument("RunTorchOp: no libtorch call for " +
+                              std::string(functional::OpName(op)));
 }
 
 TorchAnswer TorchOpDType(functional::Op op, const std::vector<Operand>& operands) {

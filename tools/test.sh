@@ -17,5 +17,5 @@ python3 tests/ops/generate_cases.py --check tests/ops/cases.tsv
 python3 tools/check_layers_test.py
 python3 tools/check_layers.py
 python3 tools/check_extension_sources.py
-git ls-files '*.h' '*.cc' '*.cu' '*.inc' ':!third_party/' | xargs clang-format-14 --dry-run --Werror
+git ls-files '*.h' '*.c' '*.cc' '*.cu' '*.inc' ':!third_party/' | xargs clang-format-14 --dry-run --Werror
 bazel test //... "$@"

@@ -506,11 +506,11 @@ inline constexpr OpSpec kOpSpecs[] = {
   return KindOf(op) == OpKind::kElementwise && OpArity(op) == 1;
 }
 
-// Whether the library has a kernel for the op (ops::Call runs it);
+// Whether the library has a kernel for the op (functional::Call runs it);
 // the others have a dtype rule only.
 [[nodiscard]] constexpr bool HasKernel(Op op) { return SpecOf(op).has_kernel; }
 
-// The ops with Kernel(), in table order: what ops::Call runs.
+// The ops with Kernel(), in table order: what functional::Call runs.
 inline constexpr size_t kNumKernelOps = [] {
   size_t n = 0;
   for (Op op : kAllOps) n += HasKernel(op) ? 1 : 0;

@@ -287,7 +287,7 @@ std::string RunCastCase(DType from, DType to, const Placement& placement, const 
       Describe(global, at), " (ranks' cast parts ", absl::StrJoin(parts, ", "), ") gives ",
       assembled.ok() ? Describe(*assembled, at) : assembled.status().ToString(), ", one device ",
       Describe(expected, at),
-      "\n  reproduce: bazel test //oneflow_promote/sbp:global_autotest --test_output=all "
+      "\n  reproduce: bazel test //oneflow_promote/sbp:global_autotest_test --test_output=all "
       "--test_filter=GlobalAutoTest.OneCase --test_env=ONEFLOW_PROMOTE_GLOBAL_CASE='",
       CaseSpec(from, to, placement, given, seed), "'");
 }

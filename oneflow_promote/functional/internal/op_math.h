@@ -61,11 +61,12 @@ struct WideMath<MathComplex<float>> {
 template <typename M>
 using Wide = typename WideMath<M>::type;
 
-// pow, sqrt, atan2 and abs for real and complex math types alike, of
-// elements stored as T. complex64 pow stays in complex<float>: exp(y log x)
-// is ill-conditioned where it overflows (the sign of an infinite part
-// follows a huge angle), and there the host's answer must stay PyTorch's,
-// which computes in complex<float> too; docs/ops.md states its device bound.
+// pow, sqrt and abs for real and complex math types alike, atan2 for real
+// ones (torch has no complex atan2), of elements stored as T. complex64 pow
+// stays in complex<float>: exp(y log x) is ill-conditioned where it
+// overflows (the sign of an infinite part follows a huge angle), and there
+// the host's answer must stay PyTorch's, which computes in complex<float>
+// too; docs/ops.md states its device bound.
 template <typename T, typename M>
 ONEFLOW_PROMOTE_OPS_INLINE M Pow(M a, M b) {
   using W = std::conditional_t<std::is_same_v<T, Complex<float>>, M, Wide<M>>;

@@ -1,5 +1,5 @@
 // Operand rules and explanations. The expected dtypes are PyTorch's and
-// array-api-strict's documented answers (semantics.md); the exhaustive
+// array-api-strict's documented answers (docs/promotion.md); the exhaustive
 // comparisons live in //tests:promotion_vs_torch and //tests:array_api_vs_strict.
 
 #include "oneflow_promote/result_type.h"
@@ -81,7 +81,7 @@ TEST(ResultType, ArrayApiRangeErrorNamesOperandAndBounds) {
 
 // PyTorch folds operands left to right through promoteTypes, whose uint16/32/64
 // guard makes the order matter: bool then uint16 is already an error, while
-// float32 then bool then uint16 stays float32 (semantics.md, section 2). The
+// float32 then bool then uint16 stays float32 (docs/promotion.md). The
 // fast path's set intersection is order-free, so it must hand these lists on.
 TEST(ResultType, GuardedDTypesFoldLeftToRightAsPyTorch) {
   EXPECT_FALSE(Torch({T(DType::kBool), T(DType::kUInt16), T(DType::kFloat32)}).ok());

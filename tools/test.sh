@@ -1,10 +1,12 @@
 #!/bin/bash
 # The whole test suite: installs what is missing, checks the oracle data
-# against live array-api-strict, NumPy, JAX, ml_dtypes and PyTorch and that includes
-# run down the layers only (tools/check_layers.py, after its own self-test)
-# and that `pip install ./torch_extension` compiles what Bazel links into the
-# extension, that the C++ and CUDA sources are formatted as .clang-format
-# says, then runs `bazel test //...`.
+# against live array-api-strict, NumPy, JAX, ml_dtypes and PyTorch, that
+# includes run down the layers only (tools/check_layers.py, after its own
+# self-test), that `pip install ./torch_extension` compiles what Bazel
+# links into the extension, that every file path the docs and comments name
+# exists (tools/check_doc_paths.py, after its self-test) and that the C, C++
+# and CUDA sources are formatted as .clang-format says, then runs
+# `bazel test //...`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install_deps.sh
@@ -17,5 +19,7 @@ python3 tests/ops/generate_cases.py --check tests/ops/cases.tsv
 python3 tools/check_layers_test.py
 python3 tools/check_layers.py
 python3 tools/check_extension_sources.py
+python3 tools/check_doc_paths_test.py
+python3 tools/check_doc_paths.py
 git ls-files '*.h' '*.c' '*.cc' '*.cu' '*.inc' ':!third_party/' | xargs clang-format-14 --dry-run --Werror
 bazel test //... "$@"

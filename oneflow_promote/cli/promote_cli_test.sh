@@ -1,7 +1,7 @@
 #!/bin/bash
 # The promote binary's contract: one answer line per batch input line (blank
 # and malformed lines included), "error: " answers, and exit statuses.
-# Expected dtypes are PyTorch 1.13's documented answers (semantics.md), and
+# Expected dtypes are PyTorch 1.13's documented answers (docs/promotion.md), and
 # NumPy 2.4's and JAX 0.10.2's (each with the expression that gives it).
 set -u
 promote=$1
@@ -25,7 +25,7 @@ line() { sed -n "$1p" <<<"$output"; }
 [ "$(echo 'int8 1.0' | "$promote" --batch --default-dtype=float64)" = float64 ] ||
   fail "--batch --default-dtype"
 
-# `op` through the binary and batch mode (semantics.md section 4's rules).
+# `op` through the binary and batch mode (the rules of docs/ops.md).
 ops=$(printf 'op sum int8\nop --default-dtype=float64 div int32 int32[]\nop mean int32\nop nope int8\n' |
   "$promote" --batch)
 [ "$(sed -n 1p <<<"$ops")" = int64 ] || fail "op sum: $ops"

@@ -1,6 +1,6 @@
 // TensorProcessor on the library's Tensor: what it casts, what it leaves
 // alone, and that the no-cast path allocates nothing. The dtypes expected
-// here are PyTorch's (semantics.md's examples, checked against libtorch by
+// here are PyTorch's (docs/ops.md's examples, checked against libtorch by
 // //tests:ops_vs_torch).
 
 #include "oneflow_promote/ops/tensor_processor.h"

@@ -10,10 +10,12 @@ Run by tools/test.sh; tools/check_doc_paths_test.py plants a missing path.
 
   python3 tools/check_doc_paths.py      # exit 1 and a line a missing path
 """
+import io
 import os
 import re
 import subprocess
 import sys
+import tokenize
 
 EXTENSIONS = ("h", "cc", "cu", "c", "inc", "py", "sh", "md", "bzl", "bazel", "txt", "tsv",
               "cmake", "json", "toml")
@@ -35,6 +37,10 @@ HASH_COMMENTS = (".py", ".sh", ".bzl", ".bazel")
 
 def comment_text(path, text):
     """The comments of a source file (its docstrings and strings aside)."""
+    if path.endswith((".py", ".bzl", ".bazel")):
+        return "\n".join(token.string[1:] for token in
+                         tokenize.generate_tokens(io.StringIO(text).readline)
+                         if token.type == tokenize.COMMENT)
     marker = "//" if path.endswith(C_FAMILY) else "#"
     lines = []
     for line in text.splitlines():

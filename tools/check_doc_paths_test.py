@@ -22,6 +22,7 @@ CLEAN = {
         '#include "absl/strings/str_cat.h"\n// The class docs/ops.md states.\n'
         'const char* kName = "not_a_comment.h";\n',
     "tools/run.sh": "# Writes nothing; reads ../docs/promotion.md.\necho done.md\n",
+    "tools/judge.py": 'TEXT = "# not a comment: gone.md"  # reads docs/ops.md\n',
 }
 
 
@@ -46,6 +47,11 @@ class CheckDocPathsTest(unittest.TestCase):
     def test_a_planted_path_in_a_shell_comment_fails(self):
         tree = dict(CLEAN, **{"tools/run.sh": "# Reads tools/gone.py.\n"})
         self.assertEqual(missing(tree), [("tools/run.sh", "tools/gone.py")])
+
+
+    def test_a_planted_path_in_a_python_comment_fails(self):
+        tree = dict(CLEAN, **{"tools/judge.py": "x = 1  # as tools/gone.py does\n"})
+        self.assertEqual(missing(tree), [("tools/judge.py", "tools/gone.py")])
 
 
 if __name__ == "__main__":

@@ -123,6 +123,10 @@ class Comparison {
       }
       return;
     }
+    if (autotest::TorchSpecialCasesScalarPow(op, operands, ours->dtype())) {
+      ++torch_special_cases_;
+      return;
+    }
     ++compared_;
     if (const std::string mismatch = Mismatch(*ours, theirs, op); !mismatch.empty()) {
       Fail(absl::StrCat(what, ": ", mismatch));
@@ -131,6 +135,7 @@ class Comparison {
 
   int64_t calls() const { return calls_; }
   int64_t compared() const { return compared_; }
+  int64_t torch_special_cases() const { return torch_special_cases_; }
   int64_t failures() const { return failures_; }
   const testing::TorchKernelGaps& gaps() const { return gaps_; }
 
@@ -150,6 +155,7 @@ class Comparison {
   testing::TorchKernelGaps gaps_;
   int64_t calls_ = 0;
   int64_t compared_ = 0;
+  int64_t torch_special_cases_ = 0;
   int64_t failures_ = 0;
 };
 
@@ -222,8 +228,15 @@ TEST_P(FunctionalVsTorch, EveryDTypeAndOperandKind) {
   EXPECT_EQ(comparison.failures(), 0) << "of " << comparison.calls() << " calls";
   EXPECT_GT(comparison.compared(), 0);
   std::cout << OpName(op) << ": " << comparison.calls() << " calls, " << comparison.compared()
-            << " results compared\n"
+            << " results compared, " << comparison.torch_special_cases()
+            << " where libtorch special-cases a scalar exponent\n"
             << comparison.gaps().Summary();
+  for (const auto& [key, ulps] : autotest::LargestUlps()) {
+    if (key.first == op) {
+      std::cout << "  " << Name(key.second) << ": " << ulps << " ulp at most (bound "
+                << autotest::CpuPathUlps(op, key.second) << ")\n";
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllOps, FunctionalVsTorch, ::testing::ValuesIn(kKernelOps),

@@ -18,6 +18,7 @@ def _ordered(x):
 
 
 def _parts(x):
+    x = x.resolve_conj().resolve_neg()  # view_as_real refuses a lazy conjugate
     if x.dtype.is_complex:
         if x.dtype == torch.complex32:  # view_as_real has no complex32 kernel
             x = x.to(torch.complex64)

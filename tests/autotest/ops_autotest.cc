@@ -69,7 +69,14 @@ TEST_P(OpsAutoTest, AgreesWithLibtorch) {
   EXPECT_GT(result.compared, 0) << "every drawn case was rejected by both sides";
   std::cout << functional::OpName(config.op) << ": " << result.compared << " compared, "
             << result.skipped << " rejected by both, " << result.torch_lacks_kernel
-            << " skipped where libtorch has no CPU kernel and the library computes\n";
+            << " skipped where libtorch has no CPU kernel and the library computes, "
+            << result.torch_special_cases << " where it special-cases a scalar exponent\n";
+  for (const auto& [key, ulps] : LargestUlps()) {
+    if (key.first == config.op) {
+      std::cout << "  " << Name(key.second) << ": " << ulps << " ulp at most (bound "
+                << CpuPathUlps(config.op, key.second) << ")\n";
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllOps, OpsAutoTest, ::testing::ValuesIn(functional::kKernelOps),

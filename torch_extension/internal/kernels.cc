@@ -354,10 +354,14 @@ void RunWithAlpha(const OpCall& call, const AlphaSteps& steps, absl::Span<const 
 }
 
 // Whether this torch refuses maximum of complex tensors with TypeError
-// (2.15) or with RuntimeError (2.11): asked of its meta kernel, once.
+// (2.15) or with RuntimeError (2.11): asked of its CPU kernel, once, on
+// empty tensors, past any Python mode (FakeTensor's would not raise; nor
+// does 2.15's meta kernel).
 bool ComplexMaximumRaisesTypeError() {
   static const bool type_error = [] {
-    const at::Tensor z = at::empty({0}, at::TensorOptions(at::kComplexFloat).device(at::kMeta));
+    const c10::impl::ExcludeDispatchKeyGuard no_python(
+        c10::DispatchKeySet({c10::DispatchKey::Python, c10::DispatchKey::PythonTLSSnapshot}));
+    const at::Tensor z = at::empty({0}, at::TensorOptions(at::kComplexFloat).device(at::kCPU));
     try {
       (void)at::maximum(z, z);
     } catch (const c10::TypeError&) {

@@ -237,13 +237,6 @@ bool IsScalarDivisor(Op op, absl::Span<const Tensor> inputs) {
   return functional::OpArity(op) == 2 && inputs.size() == 2 && inputs[1].numel() == 1;
 }
 
-// Whether a CUDA op's second input is a host scalar (a Python scalar or a
-// CPU 0-d tensor): PyTorch's CUDA kernels treat only those apart (a
-// one-element CUDA tensor broadcasts like any other).
-bool IsHostScalarDivisor(Op op, absl::Span<const Tensor> inputs) {
-  return IsScalarDivisor(op, inputs) && !inputs[1].is_cuda();
-}
-
 // The dtype the kernel reads input i as: where's condition as bool; a
 // single-element second operand that kTakesScalarInFloat as float32 (the
 // narrow floats' math type), straight from its own dtype; else `compute`.
@@ -272,6 +265,13 @@ bool CanFuseCasts(absl::Span<const Tensor> inputs, absl::Span<const int64_t> sha
 
 #if ONEFLOW_PROMOTE_HAVE_CUDA
 namespace {
+
+// Whether a CUDA op's second input is a host scalar (a Python scalar or a
+// CPU 0-d tensor): PyTorch's CUDA kernels treat only those apart (a
+// one-element CUDA tensor broadcasts like any other).
+bool IsHostScalarDivisor(Op op, absl::Span<const Tensor> inputs) {
+  return IsScalarDivisor(op, inputs) && !inputs[1].is_cuda();
+}
 
 absl::Status CudaElementwise(Op op, DType compute, absl::Span<const Tensor> inputs, Tensor& out,
                              void* stream) {

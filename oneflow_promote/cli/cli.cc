@@ -143,7 +143,11 @@ std::string CategoriesText(uint8_t categories) {
   std::vector<absl::string_view> names;
   if (categories & functional::kBoolCategory) names.push_back("bool");
   if (categories & functional::kIntegerCategories) names.push_back("integer");
-  if (categories & functional::kFloatingCategory) names.push_back("floating");
+  if ((categories & functional::kFloatingCategory) == functional::kFloatingCategory) {
+    names.push_back("floating");
+  } else if (categories & functional::kOtherFloatCategory) {
+    names.push_back("floating (no float16, bfloat16)");
+  }
   if (categories & functional::kComplexCategory) names.push_back("complex");
   return absl::StrJoin(names, ", ");
 }

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "oneflow_promote/dtype.h"
 #include "oneflow_promote/dtype_enum.h"
 
 namespace oneflow_promote::ops {
@@ -59,8 +60,10 @@ enum class ResultRule : uint8_t {
 // Dtype categories as a mask, for the categories an op is defined on.
 enum DTypeCategories : uint8_t {
   kBoolCategory = 1,
-  kIntegerCategories = 2,  // signed and unsigned
-  kFloatingCategory = 4,
+  kIntegerCategories = 2,      // signed and unsigned
+  kReducedFloatCategory = 16,  // float16 and bfloat16
+  kOtherFloatCategory = 4,     // float32, float64 and the float8 formats
+  kFloatingCategory = kReducedFloatCategory | kOtherFloatCategory,
   kComplexCategory = 8,
   kRealCategories = kBoolCategory | kIntegerCategories | kFloatingCategory,
   kNumberCategories = kIntegerCategories | kFloatingCategory | kComplexCategory,
@@ -68,17 +71,21 @@ enum DTypeCategories : uint8_t {
   kIntegersAndFloats = kIntegerCategories | kFloatingCategory,
   kBitwiseCategories = kBoolCategory | kIntegerCategories,
   kInexactCategories = kFloatingCategory | kComplexCategory,
+  // PyTorch's special functions without a float16 or bfloat16 kernel.
+  kRealButReducedFloats = kRealCategories & ~kReducedFloatCategory,
 };
 
-[[nodiscard]] constexpr uint8_t CategoryBit(Category category) {
-  switch (category) {
+// The category bit of a dtype: float16 and bfloat16 have their own.
+[[nodiscard]] constexpr uint8_t CategoryBitOf(DType dtype) {
+  switch (CategoryOf(dtype)) {
     case Category::kBool:
       return kBoolCategory;
     case Category::kUnsigned:
     case Category::kSigned:
       return kIntegerCategories;
     case Category::kFloating:
-      return kFloatingCategory;
+      return dtype == DType::kFloat16 || dtype == DType::kBFloat16 ? kReducedFloatCategory
+                                                                   : kOtherFloatCategory;
     case Category::kComplex:
       return kComplexCategory;
   }
@@ -358,17 +365,19 @@ constexpr OpSpec ReductionRow(const char* name, OpKind kind = OpKind::kReduction
       .Check(OpCheck::kNotForComplexInputs))                                                       \
   X(kAngle, UnaryRow("angle").IntToFloat().Result(ResultRule::kRealPart))                          \
   X(kSpecialEntr, UnaryRow("special.entr").IntToFloat().Categories(kRealCategories))               \
-  X(kSpecialErfcx, UnaryRow("special.erfcx").IntToFloat().Categories(kRealCategories))             \
+  X(kSpecialErfcx, UnaryRow("special.erfcx").IntToFloat().Categories(kRealButReducedFloats))       \
   X(kSpecialI0e, UnaryRow("special.i0e").IntToFloat().Categories(kRealCategories))                 \
   X(kSpecialI1, UnaryRow("special.i1").IntToFloat().Categories(kRealCategories))                   \
   X(kSpecialI1e, UnaryRow("special.i1e").IntToFloat().Categories(kRealCategories))                 \
   X(kSpecialNdtr, UnaryRow("special.ndtr").IntToFloat().Categories(kRealCategories))               \
-  X(kSpecialNdtri, UnaryRow("special.ndtri").IntToFloat().Categories(kRealCategories))             \
-  X(kSpecialLogNdtr, UnaryRow("special.log_ndtr").IntToFloat().Categories(kRealCategories))        \
-  X(kSpecialBesselJ0, UnaryRow("special.bessel_j0").IntToFloat().Categories(kRealCategories))      \
-  X(kSpecialBesselJ1, UnaryRow("special.bessel_j1").IntToFloat().Categories(kRealCategories))      \
+  X(kSpecialNdtri, UnaryRow("special.ndtri").IntToFloat().Categories(kRealButReducedFloats))       \
+  X(kSpecialLogNdtr, UnaryRow("special.log_ndtr").IntToFloat().Categories(kRealButReducedFloats))  \
+  X(kSpecialBesselJ0, UnaryRow("special.bessel_j0").IntToFloat()                                   \
+      .Categories(kRealButReducedFloats))                                                          \
+  X(kSpecialBesselJ1, UnaryRow("special.bessel_j1").IntToFloat()                                   \
+      .Categories(kRealButReducedFloats))                                                          \
   X(kSpecialSphericalBesselJ0, UnaryRow("special.spherical_bessel_j0").IntToFloat()                \
-      .Categories(kRealCategories))                                                                \
+      .Categories(kRealButReducedFloats))                                                          \
   X(kTanhshrink, UnaryRow("nn.functional.tanhshrink").IntToFloat().Check(OpCheck::kNoBoolOperand)) \
   X(kSoftsign, UnaryRow("nn.functional.softsign").IntToFloat().Categories(kNumberCategories))      \
   /* Unary, DEFAULT: the operand's own dtype. */                                                   \
@@ -428,7 +437,7 @@ constexpr OpSpec ReductionRow(const char* name, OpKind kind = OpKind::kReduction
       .Scalars(kScalarEither))                                                                     \
   X(kXlog1py, BinaryRow("special.xlog1py").IntToFloat().Categories(kRealCategories)                \
       .Scalars(kScalarEither))                                                                     \
-  X(kZeta, BinaryRow("special.zeta").IntToFloat().Categories(kRealCategories)                      \
+  X(kZeta, BinaryRow("special.zeta").IntToFloat().Categories(kRealButReducedFloats)                \
       .Scalars(kScalarEither))                                                                     \
   X(kLogaddexp, BinaryRow("logaddexp").Categories(kInexactCategories))                             \
   X(kLogaddexp2, BinaryRow("logaddexp2").Categories(kFloatingCategory))                            \
@@ -451,10 +460,11 @@ constexpr OpSpec ReductionRow(const char* name, OpKind kind = OpKind::kReduction
   /* Ternary. */                                                                                   \
   X(kLerp, TernaryRow("lerp").Categories(kInexactCategories).Check(OpCheck::kLerp)                 \
       .Scalars(kScalarThird))                                                                      \
-  X(kAddcmul, TernaryRow("addcmul"))                                                               \
+  X(kAddcmul, TernaryRow("addcmul").Categories(kNumberCategories))                                 \
   X(kAddcdiv, TernaryRow("addcdiv").Check(OpCheck::kAddcdiv))                                      \
-  X(kClamp, TernaryRow("clamp").Alias("clip").Categories(kRealCategories).Check(OpCheck::kClamp)   \
-      .Scalars(kScalarValues).Converts(OperandConversion::kZeroDimBoundsAsNumbers))                \
+  X(kClamp, TernaryRow("clamp").Alias("clip").Categories(kIntegersAndFloats)                       \
+      .Check(OpCheck::kClamp).Scalars(kScalarValues)                                               \
+      .Converts(OperandConversion::kZeroDimBoundsAsNumbers))                                       \
   /* Reductions and scans. */                                                                      \
   X(kNansum, ReductionRow("nansum").Floor(ReductionFloor::kInt64).TakesDType()                     \
       .Check(OpCheck::kNoComplexNansum))                                                           \

@@ -19,23 +19,13 @@ import sys
 # PyTorch refuses"). A listed case is accepted either way; an entry that no
 # longer matches a disagreement fails the test, so that a fix shows.
 KNOWN_DISAGREEMENTS = {
-    # No float16 or bfloat16 kernel on any device (OpInfo lists neither);
-    # the rules' categories do not tell the reduced floats from the others.
-    **{(op, kernel, dtype): "no reduced-float kernel"
-       for op, kernel in (("special.zeta", "zeta_cpu"), ("special.erfcx", "erfcx_cpu"),
-                          ("special.ndtri", "ndtri_cpu"), ("special.log_ndtr", "log_ndtr_cpu"),
-                          ("special.bessel_j0", "bessel_j0_cpu"),
-                          ("special.bessel_j1", "bessel_j1_cpu"),
-                          ("special.spherical_bessel_j0", "spherical_bessel_j0_cpu"))
-       for dtype in ("Half", "BFloat16")},
-    # Bool where the op's own dtype is bool: no bool kernel.
+    # dtype=bool: no bool kernel.
     ("cumsum", "cumsum_out_cpu", "Bool"): "dtype=bool",
     ("cumprod", "cumprod_out_cpu", "Bool"): "dtype=bool",
-    ("clamp", "clamp_cpu", "Bool"): "bool operands",
-    ("clamp", "clamp_scalar_cpu", "Bool"): "bool operands",
-    ("clamp_min", "clamp_min_scalar_cpu", "Bool"): "bool operands",
-    ("clamp_max", "clamp_max_scalar_cpu", "Bool"): "bool operands",
-    ("addcmul", "addcmul_cpu_out", "Bool"): "bool operands",
+    # A bool tensor with a Python-number bound (two bool tensors compute).
+    ("clamp_min", "clamp_min_scalar_cpu", "Bool"): "bool operands, number bound",
+    ("clamp_max", "clamp_max_scalar_cpu", "Bool"): "bool operands, number bound",
+    # A bool exponent tensor: the rule converts it as a Python float first.
     ("ldexp", "ldexp_cpu_exp", "Bool"): "a bool exponent",
     # lerp with a Python-number weight checks start's own dtype.
     **{("lerp", "lerp_kernel_scalar", dtype): "integer or bool start, number weight"

@@ -21,8 +21,6 @@
 
 namespace oneflow_promote::ops::op_checks_internal {
 
-inline uint8_t CategoryBitOf(DType d) { return CategoryBit(CategoryOf(d)); }
-
 inline absl::Status Invalid(std::string message) {
   return absl::InvalidArgumentError(std::move(message));
 }

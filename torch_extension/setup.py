@@ -19,6 +19,7 @@ build environment: the in-tree backend (build_backend.py) makes it
 importable, so plain `pip install` needs no --no-build-isolation.
 """
 
+import concurrent.futures
 import os
 import re
 import shutil
@@ -116,12 +117,20 @@ class BuildExtension(cpp_extension.BuildExtension):
         self.build_temp = os.path.join(self.build_temp, f"torch-{torch.__version__}")
 
     def build_extension(self, ext):
-        for source, isa_flags in ISA_SOURCE_LIST:
+        # Side by side, each in a folder of its own (cpp_extension writes a
+        # build.ninja per compile call): they are the two longest compiles.
+        def compile_isa(item):
+            source, isa_flags = item
             flags = ext.extra_compile_args_cxx + isa_flags
-            ext.extra_objects = list(ext.extra_objects or []) + self.compiler.compile(
-                [os.path.join(ROOT, source)], output_dir=self.build_temp,
+            return self.compiler.compile(
+                [os.path.join(ROOT, source)],
+                output_dir=os.path.join(self.build_temp, os.path.basename(source)),
                 include_dirs=ext.include_dirs,
                 extra_postargs={"cxx": flags, "nvcc": []} if ext.cuda else flags)
+
+        with concurrent.futures.ThreadPoolExecutor(max(1, len(ISA_SOURCE_LIST))) as pool:
+            for objects in pool.map(compile_isa, ISA_SOURCE_LIST):
+                ext.extra_objects = list(ext.extra_objects or []) + objects
         super().build_extension(ext)
 
     def run(self):

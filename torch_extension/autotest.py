@@ -398,10 +398,9 @@ def values_mismatch(what, theirs, mine, bound):
 
 def forward_bound(case, result):
     """The ulps a result may differ by: torch's CPU path bound of the op
-    (bit_judge.CPU_PATH_ULPS, "add alpha" with alpha), one more where out=
-    or in place converts into another dtype than the op's own."""
-    op = case.op + (" alpha" if case.kwargs.get("alpha", 1) != 1 else "")
-    bound = CPU_PATH_ULPS.get((op, result.dtype), 0) if result.device.type == "cpu" else 0
+    (bit_judge.CPU_PATH_ULPS), one more where out= or in place converts
+    into another dtype than the op's own."""
+    bound = CPU_PATH_ULPS.get((case.op, result.dtype), 0) if result.device.type == "cpu" else 0
     return bound + (CONVERTED_ULPS if case.variant != "functional" else 0)
 
 

@@ -253,11 +253,10 @@ def test_alpha_matches_torch(op):
         for alpha in (2, -1, 0.5, True, 1 - 2j):
             what = f"{op}({a}, {b}, alpha={alpha!r})"
             computed += both_or_neither(lambda: getattr(torch, op)(x, y, alpha=alpha),
-                                        lambda: getattr(ours, op)(x, y, alpha=alpha), what,
-                                        f"{op} alpha")
+                                        lambda: getattr(ours, op)(x, y, alpha=alpha), what, op)
             computed += both_or_neither(lambda: getattr(torch, op)(x, 3, alpha=alpha),
                                         lambda: getattr(ours, op)(x, 3, alpha=alpha),
-                                        what + " Scalar", f"{op} alpha")
+                                        what + " Scalar", op)
     assert computed > 100
 
 

@@ -131,6 +131,10 @@ __global__ void ElementwiseKernel(CudaElementwiseArgs args, Walk walk) {
       if constexpr (kDividesByReciprocal<kOp, T>) inverse_b = HostReciprocal(scalar_b);
     }
   }
+  M alpha{};
+  if constexpr (kOp == Op::kAdd) {
+    if (args.scaled) alpha = *reinterpret_cast<const M*>(args.inputs[2].value);
+  }
   const auto load = [&](const int64_t(&offsets)[kInputs]) {
     Operands<T> operands;
     if constexpr (kWhere) {
@@ -153,6 +157,12 @@ __global__ void ElementwiseKernel(CudaElementwiseArgs args, Walk walk) {
     } else {
       using R = decltype(DeviceBinary<kOp, T>(M(), M()));
       const M x = Math<T>::Load(operands.values[0]);
+      if constexpr (kOp == Op::kAdd) {
+        if (args.scaled) {
+          return StoreAs<ResultStorage<T, R>>(
+              ScaledAdd(x, Math<T>::Load(operands.values[1]), alpha));
+        }
+      }
       if constexpr (kDividesByReciprocal<kOp, T>) {
         if (args.scalar_divisor) {
           return StoreAs<ResultStorage<T, R>>(

@@ -3,6 +3,7 @@
 
 #include "oneflow_promote/functional/functional.h"
 
+#include <optional>
 #include <utility>
 
 #include "absl/container/inlined_vector.h"
@@ -195,6 +196,30 @@ absl::Status CheckThreads(const OpOptions& options) {
       absl::StrCat("cpu_threads is ", options.context.cpu_threads, "; use 0 for all threads"));
 }
 
+// alpha as add's kernel takes it, its third input: checked as PyTorch
+// checks it, and for sub negated in its own type, as PyTorch's sub kernel
+// runs add with -alpha (so that a real alpha keeps a +0 imaginary part).
+absl::StatusOr<Tensor> AlphaInput(Op op, DType compute, const Operand& alpha) {
+  if (op != Op::kAdd && op != Op::kSub) {
+    return Invalid(absl::StrCat(OpName(op), "() takes no alpha"));
+  }
+  if (!alpha.is_scalar()) return Invalid(absl::StrCat(OpName(op), "(): alpha must be a number"));
+  RETURN_IF_ERROR(CheckAlpha(compute, alpha));
+  if (op == Op::kAdd) return Tensor::WrappedNumber(alpha);
+  switch (alpha.kind()) {
+    case Operand::Kind::kPyInt:
+      return Tensor::WrappedNumber(Operand::PyInt(-alpha.int_value()));
+    case Operand::Kind::kPyFloat:
+      return Tensor::WrappedNumber(Operand::PyFloat(-alpha.real_value()));
+    case Operand::Kind::kPyComplex:
+      return Tensor::WrappedNumber(Operand::PyComplex({-alpha.real_value(), -alpha.imag_value()}));
+    case Operand::Kind::kPyBool:  // CheckAlpha allows it for bool, which sub refuses
+    case Operand::Kind::kTensor:
+      break;
+  }
+  return Invalid(absl::StrCat(OpName(op), "(): alpha ", alpha.Describe(), " cannot be negated"));
+}
+
 // Run once the dtypes are decided.
 absl::StatusOr<Tensor> RunWithDTypes(Op op, absl::Span<const Tensor> inputs, const OpDTypes& dtypes,
                                      const OpOptions& options, const Tensor* destination) {
@@ -234,13 +259,20 @@ absl::StatusOr<Tensor> RunWithDTypes(Op op, absl::Span<const Tensor> inputs, con
       RETURN_IF_ERROR(op_kernels::Dot(inputs[0], inputs[1], out, options.context));
       return out;
     }
-    case OpKind::kElementwise:
+    case OpKind::kElementwise: {
       if (destination != nullptr) {
         // Checked before the kernel runs, so a refused in-place op leaves
         // its tensor untouched.
         RETURN_IF_ERROR(CheckCanCastToOutput(dtypes.result, destination->dtype()));
       }
-      return RunElementwise(op, inputs, dtypes, options, device, destination);
+      if (!options.alpha.has_value()) {
+        return RunElementwise(op, inputs, dtypes, options, device, destination);
+      }
+      ASSIGN_OR_RETURN(Tensor alpha, AlphaInput(op, dtypes.compute, *options.alpha));
+      absl::InlinedVector<Tensor, 3> scaled(inputs.begin(), inputs.end());
+      scaled.push_back(std::move(alpha));
+      return RunElementwise(Op::kAdd, scaled, dtypes, options, device, destination);
+    }
   }
   return absl::InternalError("invalid op kind");
 }

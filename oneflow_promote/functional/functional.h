@@ -20,6 +20,7 @@
 #define ONEFLOW_PROMOTE_FUNCTIONAL_FUNCTIONAL_H_
 
 #include <cstdint>
+#include <optional>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -36,6 +37,12 @@ struct OpOptions {
   CastPath cast_path = CastPath::kAuto;
   ExecutionContext context;  // CPU threads (0 uses all); the CUDA stream
   int64_t dim = 0;           // cumsum's dimension (negative counts from the end)
+  // add and sub: self + alpha * other and self - alpha * other, a Python
+  // number checked as PyTorch checks it (CheckAlpha), computed as its
+  // kernels compute it: one fused multiply-add for real floats, sub as add
+  // of -alpha. On the CPU alpha is taken in the compute dtype, on CUDA in
+  // its math type (float32 for float16 and bfloat16).
+  std::optional<Operand> alpha;
 };
 
 // Runs `op` on `inputs` (tensors, and wrapped numbers for Python scalars) in

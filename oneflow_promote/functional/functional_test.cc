@@ -469,5 +469,64 @@ TEST(FunctionalHostPool, NegativeThreadCountsAreRefused) {
   EXPECT_EQ(calls, 0);
 }
 
+// add and sub with alpha (OpOptions::alpha), against PyTorch 2.15 on the CPU:
+// one fused multiply-add in float64 (-0.30000000000000004 + 3 * 0.1 is
+// -2^-55 there, 0 with the product rounded first), wrapping integers, and
+// sub as add of -alpha negated in alpha's own type (a real alpha keeps the
+// +0 imaginary part of -2.0, a complex one negates it: the signs of zero
+// differ).
+TEST(FunctionalAlpha, ComputesAsPyTorch) {
+  OpOptions options;
+  options.alpha = Operand::PyInt(3);
+  const Tensor a = Of<double>({-0.30000000000000004, 1.0, 1e16});
+  const Tensor b = Of<double>({0.1, 3.0, 1.0});
+  for (CastPath path : {CastPath::kFused, CastPath::kMaterialized}) {
+    options.cast_path = path;
+    EXPECT_EQ(Values<double>(*Call(Op::kAdd, {a, b}, options)),
+              (std::vector<double>{-std::ldexp(1.0, -55), 10.0, 0x1.1c37937e08002p+53}));
+  }
+  options.cast_path = CastPath::kAuto;
+  options.alpha = Operand::PyInt(-3);
+  EXPECT_EQ(Values<double>(*Call(Op::kSub, {a, b}, options))[0], -std::ldexp(1.0, -55));
+
+  const Tensor i = Of<int8_t>({100, -128, 7});
+  options.alpha = Operand::PyInt(2);
+  EXPECT_EQ(Values<int8_t>(*Call(Op::kAdd, {i, i}, options)), (std::vector<int8_t>{44, -128, 21}));
+  options.alpha = Operand::PyInt(-127);
+  EXPECT_EQ(Values<int8_t>(*Call(Op::kSub, {i, Of<int8_t>({1, 1, 1})}, options)),
+            (std::vector<int8_t>{-29, -1, -122}));
+
+  using C = Complex<float>;
+  const Tensor z = Of<C>({{-0.0f, 0.0f}, {1, 2}});
+  const Tensor w = Of<C>({{0, 1}, {3, -1}});
+  const auto signs = [](const Tensor& t) {
+    std::vector<bool> bits;
+    for (C c : Values<C>(t)) bits.insert(bits.end(), {std::signbit(c.real), std::signbit(c.imag)});
+    return bits;
+  };
+  options.alpha = Operand::PyFloat(2.0);
+  EXPECT_EQ(signs(*Call(Op::kSub, {z, w}, options)),
+            (std::vector<bool>{true, true, true, false}));  // (-0, -2), (-5, 4)
+  options.alpha = Operand::PyComplex({2, 0});
+  EXPECT_EQ(signs(*Call(Op::kSub, {z, w}, options)),
+            (std::vector<bool>{false, true, true, false}));  // (0, -2), (-5, 4)
+
+  // float16 computes in float32 with alpha rounded to float16, as
+  // PyTorch's vector loop: 1.498046875 + (-3.125) * 23.109375.
+  options.alpha = Operand::PyFloat(-3.125);
+  const Tensor h = *Of<float>(std::vector<float>(40, 1.498046875f)).To(DType::kFloat16);
+  const Tensor g = *Of<float>(std::vector<float>(40, 23.109375f)).To(DType::kFloat16);
+  EXPECT_EQ(Values<float>(*Call(Op::kAdd, {h, g}, options)->To(DType::kFloat32))[0], -70.75f);
+}
+
+TEST(FunctionalAlpha, RefusedAsPyTorchRefusesIt) {
+  OpOptions options;
+  options.alpha = Operand::PyFloat(1.5);
+  const Tensor i = Of<int32_t>({1, 2});
+  EXPECT_EQ(Call(Op::kAdd, {i, i}, options).status().message(),
+            "For integral input tensors, argument alpha must not be a floating point number.");
+  EXPECT_EQ(Call(Op::kMul, {i, i}, options).status().message(), "mul() takes no alpha");
+}
+
 }  // namespace
 }  // namespace oneflow_promote::functional

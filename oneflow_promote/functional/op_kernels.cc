@@ -117,6 +117,45 @@ bool UseAvx2Blocks() {
 }
 #endif
 
+// add with alpha: inputs[2] is alpha, one element of T (PyTorch's CPU
+// kernel takes alpha in the compute dtype).
+template <typename T>
+[[gnu::always_inline]] inline void ScaledAddBody(const void* const* inputs, const bool* broadcast,
+                                                 void* out, int64_t n) {
+  using M = typename Math<T>::type;
+  using S = ResultStorage<T, M>;
+  const T* a = static_cast<const T*>(inputs[0]);
+  const T* b = static_cast<const T*>(inputs[1]);
+  const M alpha = Math<T>::Load(*static_cast<const T*>(inputs[2]));
+  S* o = static_cast<S*>(out);
+  LoopTwo(broadcast[0], broadcast[1], n, [&](int64_t i, int64_t ia, int64_t ib) {
+    o[i] = StoreAs<S>(ScaledAdd(Math<T>::Load(a[ia]), Math<T>::Load(b[ib]), alpha));
+  });
+}
+
+template <typename T>
+void ScaledAddBlock(const void* const* inputs, const bool* broadcast, void* out, int64_t n, bool&) {
+  ScaledAddBody<T>(inputs, broadcast, out, n);
+}
+
+#if defined(__x86_64__)
+// With the FMA instructions, std::fma is one instruction rather than a call.
+template <typename T>
+__attribute__((target("avx2,fma"))) void ScaledAddBlockFma(const void* const* inputs,
+                                                           const bool* broadcast, void* out,
+                                                           int64_t n, bool&) {
+  ScaledAddBody<T>(inputs, broadcast, out, n);
+}
+
+bool UseFmaBlocks() {
+  static const bool fma = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0 && __builtin_cpu_supports("fma") != 0;
+  }();
+  return fma && !op_kernels_internal::BaselineBlocksForced();
+}
+#endif
+
 template <Op kOp, typename T>
 void UnaryBlock(const void* const* inputs, const bool* broadcast, void* out, int64_t n, bool&) {
   using M = typename Math<T>::type;
@@ -138,14 +177,33 @@ void WhereBlock(const void* const* inputs, const bool* broadcast, void* out, int
   for (int64_t i = 0; i < n; ++i) o[i] = c[i * sc] ? a[i * sa] : b[i * sb];
 }
 
+// A binary op's block: its AVX2 copy where the CPU has AVX2.
+template <Op kOp, typename T>
+BlockFn BinaryBlockFor() {
+#if defined(__x86_64__)
+  if constexpr (kHasAvx2Block<T>) {
+    if (UseAvx2Blocks()) return &BinaryBlockAvx2<kOp, T>;
+  }
+#endif
+  return &BinaryBlock<kOp, T>;
+}
+
 // scalar_divisor: the op's second input is one element, passed in the math
-// type where kTakesScalarInFloat.
+// type where kTakesScalarInFloat. scaled: add's third input is alpha.
 template <Op kOp>
-BlockFn BlockFor(DType compute, bool scalar_divisor) {
-  return VisitDType(compute, [scalar_divisor](auto tag) -> BlockFn {
+BlockFn BlockFor(DType compute, bool scalar_divisor, bool scaled) {
+  return VisitDType(compute, [scalar_divisor, scaled](auto tag) -> BlockFn {
     using T = typename decltype(tag)::type;
     if constexpr (!HasKernel<kOp, T>()) {
       return nullptr;
+    } else if constexpr (kOp == Op::kAdd) {
+      if (!scaled) return BinaryBlockFor<kOp, T>();
+#if defined(__x86_64__)
+      if constexpr (std::is_floating_point_v<typename Math<T>::type>) {
+        if (UseFmaBlocks()) return &ScaledAddBlockFma<T>;
+      }
+#endif
+      return &ScaledAddBlock<T>;
     } else if constexpr (kTakesScalarInFloat<kOp, T>) {
       return scalar_divisor ? &BinaryBlock<kOp, T, true> : &BinaryBlock<kOp, T>;
     } else if constexpr (kOp == Op::kWhere) {
@@ -153,24 +211,19 @@ BlockFn BlockFor(DType compute, bool scalar_divisor) {
     } else if constexpr (IsUnaryElementwise(kOp)) {
       return &UnaryBlock<kOp, T>;
     } else {
-#if defined(__x86_64__)
-      if constexpr (kHasAvx2Block<T>) {
-        if (UseAvx2Blocks()) return &BinaryBlockAvx2<kOp, T>;
-      }
-#endif
-      return &BinaryBlock<kOp, T>;
+      return BinaryBlockFor<kOp, T>();
     }
   });
 }
 
-BlockFn SelectBlock(Op op, DType compute, bool scalar_divisor) {
+BlockFn SelectBlock(Op op, DType compute, bool scalar_divisor, bool scaled) {
   switch (op) {
-#define ONEFLOW_PROMOTE_OP_BLOCK(e, spec)              \
-  case Op::e:                                          \
-    if constexpr (functional::HasKernel(Op::e)) {      \
-      return BlockFor<Op::e>(compute, scalar_divisor); \
-    } else {                                           \
-      return nullptr;                                  \
+#define ONEFLOW_PROMOTE_OP_BLOCK(e, spec)                      \
+  case Op::e:                                                  \
+    if constexpr (functional::HasKernel(Op::e)) {              \
+      return BlockFor<Op::e>(compute, scalar_divisor, scaled); \
+    } else {                                                   \
+      return nullptr;                                          \
     }
     ONEFLOW_PROMOTE_FOR_EACH_OP(ONEFLOW_PROMOTE_OP_BLOCK)
 #undef ONEFLOW_PROMOTE_OP_BLOCK
@@ -231,6 +284,17 @@ void FenceStreamedStores() {
 
 namespace {
 
+// add with a third input: alpha, one element (self + alpha * other).
+bool IsScaledAdd(Op op, absl::Span<const Tensor> inputs) {
+  return op == Op::kAdd && inputs.size() == 3;
+}
+
+absl::Status CheckInputCount(Op op, absl::Span<const Tensor> inputs) {
+  const bool arity = static_cast<int>(inputs.size()) == functional::OpArity(op);
+  if (arity || (IsScaledAdd(op, inputs) && inputs[2].numel() == 1)) return absl::OkStatus();
+  return absl::InternalError(absl::StrCat(functional::OpName(op), ": wrong input count"));
+}
+
 // Whether a binary op's second input is one element for the whole op, as
 // PyTorch's CPU scalar (a Python scalar, a 0-d or one-element tensor).
 bool IsScalarDivisor(Op op, absl::Span<const Tensor> inputs) {
@@ -266,6 +330,22 @@ bool CanFuseCasts(absl::Span<const Tensor> inputs, absl::Span<const int64_t> sha
 #if ONEFLOW_PROMOTE_HAVE_CUDA
 namespace {
 
+// The dtype of `dtype`'s math type (op_math.h's Math): float32 for the
+// narrow floats, complex64 for complex32 and bcomplex32.
+DType MathDType(DType dtype) {
+  return VisitDType(dtype, [dtype](auto tag) {
+    using T = typename decltype(tag)::type;
+    using M = typename Math<T>::type;
+    if constexpr (kIsNarrowFloat<T>) {
+      return DType::kFloat32;
+    } else if constexpr (IsStdComplex<M>::value) {
+      return sizeof(M) == 8 ? DType::kComplex64 : DType::kComplex128;
+    } else {
+      return dtype;
+    }
+  });
+}
+
 // Whether a CUDA op's second input is a host scalar (a Python scalar or a
 // CPU 0-d tensor): PyTorch's CUDA kernels treat only those apart (a
 // one-element CUDA tensor broadcasts like any other).
@@ -280,17 +360,24 @@ absl::Status CudaElementwise(Op op, DType compute, absl::Span<const Tensor> inpu
     return absl::UnimplementedError(absl::StrCat(
         "CUDA ops take rank up to ", cuda_ops_internal::kMaxRank, "; got ", out.ndim()));
   }
+  RETURN_IF_ERROR(CheckInputCount(op, inputs));
   CudaElementwiseArgs args;
   args.op = op;
   args.compute = compute;
   args.scalar_divisor = IsHostScalarDivisor(op, inputs);
+  args.scaled = IsScaledAdd(op, inputs);
   args.rank = static_cast<int>(out.ndim());
   for (int d = 0; d < args.rank; ++d) args.shape[d] = out.shape()[d];
   args.numel = out.numel();
   args.out = out.data();
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const DType needed = InputDType(op, compute, i, args.scalar_divisor);
+    // PyTorch's CUDA add takes alpha in the math type.
+    const DType needed = args.scaled && i == 2 ? MathDType(compute)
+                                               : InputDType(op, compute, i, args.scalar_divisor);
     const Tensor& input = inputs[i];
+    if (args.scaled && i == 2 && input.is_cuda()) {
+      return absl::InvalidArgumentError("add: alpha must be a number, not a CUDA tensor");
+    }
     if (!input.is_cuda() && input.numel() == 1) {
       // A host scalar: converted here, passed by value with the launch.
       RETURN_IF_ERROR(CastElements(input.data(), input.dtype(), args.inputs[i].value, needed, 1));
@@ -327,14 +414,12 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
     return absl::UnavailableError("CUDA tensors, but the library was built without CUDA");
 #endif
   }
+  RETURN_IF_ERROR(CheckInputCount(op, inputs));
   const bool scalar_divisor = IsScalarDivisor(op, inputs);
-  const BlockFn block = SelectBlock(op, compute, scalar_divisor);
+  const BlockFn block = SelectBlock(op, compute, scalar_divisor, IsScaledAdd(op, inputs));
   if (block == nullptr) {
     return absl::InternalError(
         absl::StrCat("no CPU kernel for ", functional::OpName(op), " in ", Name(compute)));
-  }
-  if (inputs.size() > kMaxInputs || static_cast<int>(inputs.size()) != functional::OpArity(op)) {
-    return absl::InternalError(absl::StrCat(functional::OpName(op), ": wrong input count"));
   }
   const int64_t n = out.numel();
   const Device host = Device::Cpu(context.cpu_threads, context.cpu_pool);

@@ -14,6 +14,7 @@
 #include <c10/core/DeviceGuard.h>
 #include <c10/core/impl/LocalDispatchKeySet.h>
 
+#include <cstring>
 #include <optional>
 #include <string>
 #include <utility>
@@ -167,16 +168,15 @@ void WriteInto(const at::Tensor& result, const at::Tensor& destination,
   destination.copy_(converted);
 }
 
-// How add and sub with alpha other than 1 run, self op (alpha * other), to
-// give torch's bits: the dtype both steps compute in, and alpha as that
-// dtype's kernel takes it.
+// How add and sub with alpha other than 1 run in two steps, self op
+// (alpha * other), to give torch's bits: the dtype both steps compute in,
+// and alpha as that dtype's kernel takes it.
 struct AlphaSteps {
-  DType dtype;   // of both steps
-  DType target;  // the dtype they round into (then into out=, as torch)
+  DType dtype;  // of both steps, and of the result
   c10::Scalar alpha;
-  // float16 and bfloat16 on the CPU: the element ranges PyTorch's vector
-  // loop computes, fused in float32 (TorchVectorRanges); the others take
-  // the steps in `dtype`.
+  // float16 and bfloat16: the element ranges PyTorch's vector loop
+  // computes, fused in float32 (TorchVectorRanges); the others take the
+  // steps in `dtype`.
   std::vector<std::pair<int64_t, int64_t>> fused;
 };
 
@@ -250,55 +250,30 @@ std::vector<std::pair<int64_t, int64_t>> TorchVectorRanges(int64_t numel, int64_
   return ranges;
 }
 
-// Whether every tensor operand converts exactly into float32.
-bool FitsFloat32(absl::Span<const Tensor> views) {
-  for (const Tensor& view : views) {
-    switch (view.dtype()) {
-      case DType::kBool:
-      case DType::kUInt8:
-      case DType::kInt8:
-      case DType::kInt16:
-      case DType::kFloat16:
-      case DType::kBFloat16:
-      case DType::kFloat32:
-        continue;
-      default:
-        return false;
-    }
-  }
-  return true;
-}
-
-AlphaSteps AlphaStepsOf(const OpCall& call, const OpDTypes& dtypes, absl::Span<const Tensor> views,
-                        const c10::Device& device, at::IntArrayRef shape) {
+// How add and sub with alpha other than 1 run where PyTorch's CPU kernel
+// does not compute self + alpha * other in one fused step: float16 and
+// bfloat16, whose scalar loop computes in Half and BFloat16 arithmetic
+// (alpha * other rounds to the dtype, then the sum does) while its vector
+// loop fuses them in float32 and rounds once; complex32, whose kernel
+// computes in c10::complex<Half> (the product rounds into Half parts before
+// the sum does). Everywhere else the library's add kernel takes alpha
+// (OpOptions::alpha) and computes as PyTorch's does.
+std::optional<AlphaSteps> AlphaStepsOf(const OpCall& call, const OpDTypes& dtypes,
+                                       const c10::Device& device, at::IntArrayRef shape) {
+  if (!device.is_cpu()) return std::nullopt;
   const c10::Scalar& alpha = *call.alpha;
   // PyTorch's CPU kernel (ufunc/add.h) takes alpha in the compute dtype.
-  // For float16 and bfloat16 its scalar loop computes in Half and
-  // BFloat16 arithmetic: alpha * other rounds to the dtype, then the sum
-  // does; its vector loop fuses them in float32 and rounds once.
-  if (device.is_cpu() && (dtypes.result == DType::kFloat16 || dtypes.result == DType::kBFloat16)) {
+  if (dtypes.result == DType::kFloat16 || dtypes.result == DType::kBFloat16) {
     const float value = static_cast<float>(alpha.toDouble());
     const double rounded = dtypes.result == DType::kFloat16
                                ? static_cast<float>(c10::Half(value))
                                : static_cast<float>(c10::BFloat16(value));
-    AlphaSteps steps{dtypes.result, dtypes.result, c10::Scalar(rounded)};
+    AlphaSteps steps{dtypes.result, c10::Scalar(rounded)};
     steps.fused = TorchVectorRanges(c10::multiply_integers(shape), VectorRowLength(call, shape));
     return steps;
   }
-  // complex32: its kernel computes in c10::complex<Half>, whose product
-  // rounds into Half parts before the sum does.
-  if (device.is_cpu() && dtypes.result == DType::kComplex32) {
-    return {DType::kComplex32, DType::kComplex32, alpha};
-  }
-  // float32: both of PyTorch's loops fuse the multiply-add (fmadd, and the
-  // compiler's contraction of self + alpha * other); float64 steps give the
-  // same, rounded once into float32, where the operands hold float32
-  // values (the product is exact in float64).
-  if (dtypes.result == DType::kFloat32 && FitsFloat32(views)) {
-    return {DType::kFloat64, DType::kFloat32,
-            c10::Scalar(static_cast<double>(static_cast<float>(alpha.toDouble())))};
-  }
-  return {dtypes.opmath, dtypes.opmath, alpha};
+  if (dtypes.result == DType::kComplex32) return AlphaSteps{DType::kComplex32, alpha};
+  return std::nullopt;
 }
 
 // self op (alpha * other), both steps in `dtype`, into `target` (of that
@@ -322,34 +297,21 @@ void RunAlphaSteps(const OpCall& call, DType dtype, const c10::Scalar& alpha,
 }
 
 // add and sub with alpha other than 1 into `target` (of dtype
-// steps.target): the steps, and where PyTorch's vector loop would run, its
-// fused multiply-add (float64 steps, exact for these operands' values,
-// rounded into float32 and then into the dtype).
+// steps.dtype): the steps, and where PyTorch's vector loop would run, the
+// library's fused kernel (OpOptions::alpha: the product and sum in float32,
+// rounded once).
 void RunWithAlpha(const OpCall& call, const AlphaSteps& steps, absl::Span<const Tensor> views,
-                  const at::Tensor& target, const functional::OpOptions& options) {
-  const Device device = WithContext(
-      target.is_cuda() ? Device::Cuda(target.device().index()) : Device::Cpu(), options.context);
-  if (steps.dtype != steps.target) {
-    const at::Tensor wide =
-        at::empty(target.sizes(), target.options().dtype(TorchType(steps.dtype)));
-    RunAlphaSteps(call, steps.dtype, steps.alpha, views, wide, options);
-    ThrowIfError(CastElements(wide.data_ptr(), steps.dtype, target.data_ptr(), steps.target,
-                              wide.numel(), device));
-    return;
-  }
+                  const OpDTypes& dtypes, const at::Tensor& target, functional::OpOptions options) {
   RunAlphaSteps(call, steps.dtype, steps.alpha, views, target, options);
   if (steps.fused.empty()) return;
-  const at::Tensor wide = at::empty(target.sizes(), target.options().dtype(at::kDouble));
-  RunAlphaSteps(call, DType::kFloat64, steps.alpha, views, wide, options);
-  const at::Tensor single = at::empty(target.sizes(), target.options().dtype(at::kFloat));
-  const Device host = device;
-  ThrowIfError(CastElements(wide.data_ptr(), DType::kFloat64, single.data_ptr(), DType::kFloat32,
-                            wide.numel(), host));
+  const at::Tensor fused = at::empty(target.sizes(), target.options());
+  Tensor fused_view = ViewOf(fused, views.size());
+  options.alpha = ScalarOperand(*call.alpha);
+  ThrowIfError(functional::CallOutWithDTypes(call.op, views, dtypes, fused_view, options));
   const size_t size = target.element_size();
   for (const auto& [begin, end] : steps.fused) {
-    ThrowIfError(CastElements(static_cast<const float*>(single.data_ptr()) + begin, DType::kFloat32,
-                              static_cast<char*>(target.data_ptr()) + begin * size, steps.dtype,
-                              end - begin, host));
+    std::memcpy(static_cast<char*>(target.data_ptr()) + begin * size,
+                static_cast<const char*>(fused.data_ptr()) + begin * size, (end - begin) * size);
   }
 }
 
@@ -488,18 +450,18 @@ at::Tensor RunOnDevice(const OpCall& call) {
     if (!t.is_same(*operand.tensor)) keep_alive.push_back(t);
     views.push_back(ViewOf(t, i));
   }
-  const bool alpha = call.alpha.has_value() && !IsOne(*call.alpha);
   std::optional<AlphaSteps> alpha_steps;
-  if (alpha) alpha_steps = AlphaStepsOf(call, dtypes, views, device, shape);
-  const DType kernel_dtype = alpha ? alpha_steps->target : dtypes.result;
+  if (call.alpha.has_value() && !IsOne(*call.alpha)) {
+    alpha_steps = AlphaStepsOf(call, dtypes, device, shape);
+    if (!alpha_steps.has_value()) options.alpha = ScalarOperand(*call.alpha);
+  }
   // The kernel writes into the destination itself where it can: its dtype,
   // contiguous. Elsewhere into a new tensor, converted once into it.
-  const bool direct =
-      destination.scalar_type() == TorchType(kernel_dtype) && destination.is_contiguous();
-  const at::Tensor target = direct ? destination : Empty(shape, TorchType(kernel_dtype), device);
+  const bool direct = destination.scalar_type() == result_type && destination.is_contiguous();
+  const at::Tensor target = direct ? destination : Empty(shape, result_type, device);
   const at::Tensor kernel_target = flatten ? target.view(-1) : target;
-  if (alpha) {
-    RunWithAlpha(call, *alpha_steps, views, kernel_target, options);
+  if (alpha_steps.has_value()) {
+    RunWithAlpha(call, *alpha_steps, views, dtypes, kernel_target, options);
   } else {
     Tensor target_view = ViewOf(kernel_target, views.size());
     ThrowIfError(functional::CallOutWithDTypes(call.op, views, dtypes, target_view, options));

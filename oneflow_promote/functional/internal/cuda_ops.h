@@ -41,6 +41,9 @@ struct CudaElementwiseArgs {
   // narrow floats then take it in float32 (op_math.h's kTakesScalarInFloat;
   // a host scalar's `value` holds it so).
   bool scalar_divisor = false;
+  // add's inputs[2] is alpha, a host scalar in the math type (float32 for
+  // the narrow floats): self + alpha * other, as op_math.h's ScaledAdd.
+  bool scaled = false;
 };
 
 // Queues the op on `stream` (a cudaStream_t; nullptr: the default stream)

@@ -273,6 +273,22 @@ ONEFLOW_PROMOTE_OPS_INLINE M ScaleByAlpha(M b, typename M::value_type alpha) {
   return M(b.real() * alpha - b.imag() * R(0), b.real() * R(0) + b.imag() * alpha);
 }
 
+// self + alpha * other as PyTorch's add kernels compute it for any alpha
+// (sub runs as add of -alpha): one fused multiply-add for real floats (the
+// CPU vector loop's fmadd, the contraction of its scalar and CUDA loops),
+// the whole complex product, wrapping integers.
+template <typename M>
+ONEFLOW_PROMOTE_OPS_INLINE M ScaledAdd(M a, M b, M alpha) {
+  if constexpr (std::is_same_v<M, bool>)
+    return M(a || (alpha && b));
+  else if constexpr (kIsInt<M>)
+    return WrapAdd(a, WrapMul(alpha, b));
+  else if constexpr (IsStdComplex<M>::value)
+    return a + ComplexMultiply(alpha, b);
+  else
+    return M(std::fma(alpha, b, a));
+}
+
 // The ops for which PyTorch 2.15 treats a narrow float's single-element
 // second operand specially (its reduced-float kernels): mul and the three
 // divisions take it in float, unrounded (op_kernels passes it so), and floor

@@ -260,5 +260,20 @@ def test_alpha_matches_torch(op):
     assert computed > 100
 
 
+@pytest.mark.parametrize("op", ["add", "sub"])
+def test_alpha_out_of_the_dtypes_range_raises_as_torch(op):
+    """torch converts alpha (for sub, -alpha) into the compute dtype with
+    c10's checked conversion: "value cannot be converted to type int8_t
+    without overflow"; uint8 takes -255 to 255."""
+    refused = 0
+    for a in DTYPES + [torch.int8, torch.int16, torch.complex32]:
+        x = values(a, (5,), 1)
+        for alpha in (127, 128, -128, -255, 256, 2**31, 70000.0, 1e39, complex(1, 1e39)):
+            what = f"{op}({a}, alpha={alpha!r})"
+            refused += 1 - both_or_neither(lambda: getattr(torch, op)(x, x, alpha=alpha),
+                                           lambda: getattr(ours, op)(x, x, alpha=alpha), what, op)
+    assert refused > 30
+
+
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__, "-q", "-p", "no:cacheprovider"]))

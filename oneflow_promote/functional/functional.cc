@@ -3,6 +3,7 @@
 
 #include "oneflow_promote/functional/functional.h"
 
+#include <cmath>
 #include <optional>
 #include <utility>
 
@@ -196,29 +197,92 @@ absl::Status CheckThreads(const OpOptions& options) {
       absl::StrCat("cpu_threads is ", options.context.cpu_threads, "; use 0 for all threads"));
 }
 
-// alpha as add's kernel takes it, its third input: checked as PyTorch
-// checks it, and for sub negated in its own type, as PyTorch's sub kernel
-// runs add with -alpha (so that a real alpha keeps a +0 imaginary part).
-absl::StatusOr<Tensor> AlphaInput(Op op, DType compute, const Operand& alpha) {
+// The type PyTorch converts alpha into (c10::Scalar::to), as its message
+// names it, and that type's finite range; a value outside it raises.
+struct AlphaType {
+  const char* name;
+  double lowest, max;
+};
+
+std::optional<AlphaType> AlphaTypeOf(DType dtype) {
+  switch (dtype) {
+    // Unsigned: negative values down to -max wrap (c10's overflows).
+    case DType::kUInt8:
+      return AlphaType{"uint8_t", -255.0, 255.0};
+    case DType::kInt8:
+      return AlphaType{"int8_t", -128.0, 127.0};
+    case DType::kInt16:
+      return AlphaType{"int16_t", -32768.0, 32767.0};
+    case DType::kInt32:
+      return AlphaType{"int", -2147483648.0, 2147483647.0};
+    case DType::kFloat16:
+      return AlphaType{"c10::Half", -65504.0, 65504.0};
+    case DType::kBFloat16:
+      return AlphaType{"c10::BFloat16", -0x1.fep127, 0x1.fep127};
+    case DType::kFloat32:
+      return AlphaType{"float", -0x1.fffffep127, 0x1.fffffep127};
+    case DType::kComplex32:
+      return AlphaType{"c10::complex<c10::Half>", -65504.0, 65504.0};
+    case DType::kComplex64:
+      return AlphaType{"c10::complex<float>", -0x1.fffffep127, 0x1.fffffep127};
+    default:
+      return std::nullopt;  // bool (any number converts) and 64-bit types
+  }
+}
+
+// Whether `value` converts into `type` as c10::checked_convert allows:
+// infinities and NaN pass where the type has them.
+bool Converts(const AlphaType& type, double value) {
+  if (std::isinf(value) || std::isnan(value)) return type.max > 1;
+  return value >= type.lowest && value <= type.max;
+}
+
+}  // namespace
+
+absl::StatusOr<Operand> KernelAlpha(Op op, DType compute, const Operand& alpha,
+                                    const Device& device) {
   if (op != Op::kAdd && op != Op::kSub) {
     return Invalid(absl::StrCat(OpName(op), "() takes no alpha"));
   }
   if (!alpha.is_scalar()) return Invalid(absl::StrCat(OpName(op), "(): alpha must be a number"));
   RETURN_IF_ERROR(CheckAlpha(compute, alpha));
-  if (op == Op::kAdd) return Tensor::WrappedNumber(alpha);
-  switch (alpha.kind()) {
-    case Operand::Kind::kPyInt:
-      return Tensor::WrappedNumber(Operand::PyInt(-alpha.int_value()));
-    case Operand::Kind::kPyFloat:
-      return Tensor::WrappedNumber(Operand::PyFloat(-alpha.real_value()));
-    case Operand::Kind::kPyComplex:
-      return Tensor::WrappedNumber(Operand::PyComplex({-alpha.real_value(), -alpha.imag_value()}));
-    case Operand::Kind::kPyBool:  // CheckAlpha allows it for bool, which sub refuses
-    case Operand::Kind::kTensor:
-      break;
+  Operand value = alpha;
+  if (op == Op::kSub) {
+    switch (alpha.kind()) {
+      case Operand::Kind::kPyInt:
+        value = Operand::PyInt(-alpha.int_value());
+        break;
+      case Operand::Kind::kPyFloat:
+        value = Operand::PyFloat(-alpha.real_value());
+        break;
+      case Operand::Kind::kPyComplex:
+        value = Operand::PyComplex({-alpha.real_value(), -alpha.imag_value()});
+        break;
+      case Operand::Kind::kPyBool:  // CheckAlpha allows it for bool, which sub refuses
+      case Operand::Kind::kTensor:
+        return Invalid(absl::StrCat("sub(): alpha ", alpha.Describe(), " cannot be negated"));
+    }
   }
-  return Invalid(absl::StrCat(OpName(op), "(): alpha ", alpha.Describe(), " cannot be negated"));
+  // On CUDA PyTorch takes alpha in opmath: float32 for the 16-bit floats.
+  DType type = compute;
+  if (device.kind == Device::Kind::kCuda) {
+    if (compute == DType::kFloat16 || compute == DType::kBFloat16) type = DType::kFloat32;
+    if (compute == DType::kComplex32) type = DType::kComplex64;
+  }
+  const std::optional<AlphaType> range = AlphaTypeOf(type);
+  const bool integral =
+      value.kind() == Operand::Kind::kPyInt || value.kind() == Operand::Kind::kPyBool;
+  const double real = integral ? static_cast<double>(value.int_value()) : value.real_value();
+  const bool fits =
+      !range.has_value() || (Converts(*range, real) && Converts(*range, value.imag_value()));
+  if (!fits) {
+    return Invalid(
+        absl::StrCat("value cannot be converted to type ", range->name, " without overflow"));
+  }
+  return value;
 }
+
+namespace {
 
 // Run once the dtypes are decided.
 absl::StatusOr<Tensor> RunWithDTypes(Op op, absl::Span<const Tensor> inputs, const OpDTypes& dtypes,
@@ -268,9 +332,10 @@ absl::StatusOr<Tensor> RunWithDTypes(Op op, absl::Span<const Tensor> inputs, con
       if (!options.alpha.has_value()) {
         return RunElementwise(op, inputs, dtypes, options, device, destination);
       }
-      ASSIGN_OR_RETURN(Tensor alpha, AlphaInput(op, dtypes.compute, *options.alpha));
+      ASSIGN_OR_RETURN(const Operand alpha,
+                       KernelAlpha(op, dtypes.compute, *options.alpha, device));
       absl::InlinedVector<Tensor, 3> scaled(inputs.begin(), inputs.end());
-      scaled.push_back(std::move(alpha));
+      scaled.push_back(Tensor::WrappedNumber(alpha));
       return RunElementwise(Op::kAdd, scaled, dtypes, options, device, destination);
     }
   }

@@ -53,6 +53,14 @@ struct OpOptions {
 [[nodiscard]] absl::StatusOr<Tensor> Call(Op op, absl::Span<const Tensor> inputs,
                                           const OpOptions& options = {});
 
+// alpha of add or sub as the add kernel takes it on `device`: checked as
+// PyTorch checks it (CheckAlpha, then c10::Scalar::to's range: "value
+// cannot be converted to type int8_t without overflow"), and for sub
+// negated in its own type, as PyTorch's sub runs add with -alpha (so that
+// a real alpha keeps a +0 imaginary part).
+[[nodiscard]] absl::StatusOr<Operand> KernelAlpha(Op op, DType compute, const Operand& alpha,
+                                                  const Device& device);
+
 // out=: computes as Call does, then writes into `out`, which must have the
 // result's shape and a dtype the result can be cast to (c10::canCast:
 // "result type float32 can't be cast to the desired output type int64").

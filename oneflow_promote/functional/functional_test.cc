@@ -526,6 +526,18 @@ TEST(FunctionalAlpha, RefusedAsPyTorchRefusesIt) {
   EXPECT_EQ(Call(Op::kAdd, {i, i}, options).status().message(),
             "For integral input tensors, argument alpha must not be a floating point number.");
   EXPECT_EQ(Call(Op::kMul, {i, i}, options).status().message(), "mul() takes no alpha");
+  // c10::Scalar::to's range, after sub's negation (torch 2.15's messages).
+  const Tensor i8 = Of<int8_t>({1, 2});
+  options.alpha = Operand::PyInt(-128);
+  EXPECT_TRUE(Call(Op::kAdd, {i8, i8}, options).ok());
+  EXPECT_EQ(Call(Op::kSub, {i8, i8}, options).status().message(),
+            "value cannot be converted to type int8_t without overflow");
+  options.alpha = Operand::PyInt(-255);
+  EXPECT_TRUE(Call(Op::kAdd, {Of<uint8_t>({1}), Of<uint8_t>({1})}, options).ok());
+  options.alpha = Operand::PyFloat(70000.0);
+  const Tensor h = *Of<float>({1}).To(DType::kFloat16);
+  EXPECT_EQ(Call(Op::kAdd, {h, h}, options).status().message(),
+            "value cannot be converted to type c10::Half without overflow");
 }
 
 }  // namespace

@@ -262,6 +262,12 @@ std::optional<AlphaSteps> AlphaStepsOf(const OpCall& call, const OpDTypes& dtype
                                        const c10::Device& device, at::IntArrayRef shape) {
   if (!device.is_cpu()) return std::nullopt;
   const c10::Scalar& alpha = *call.alpha;
+  if (dtypes.result == DType::kFloat16 || dtypes.result == DType::kBFloat16 ||
+      dtypes.result == DType::kComplex32) {
+    // The checks the fused kernel makes (c10::Scalar::to's range).
+    ValueOrThrow(
+        functional::KernelAlpha(call.op, dtypes.compute, ScalarOperand(alpha), Device::Cpu()));
+  }
   // PyTorch's CPU kernel (ufunc/add.h) takes alpha in the compute dtype.
   if (dtypes.result == DType::kFloat16 || dtypes.result == DType::kBFloat16) {
     const float value = static_cast<float>(alpha.toDouble());

@@ -264,11 +264,7 @@ absl::StatusOr<Operand> KernelAlpha(Op op, DType compute, const Operand& alpha,
     }
   }
   // On CUDA PyTorch takes alpha in opmath: float32 for the 16-bit floats.
-  DType type = compute;
-  if (device.kind == Device::Kind::kCuda) {
-    if (compute == DType::kFloat16 || compute == DType::kBFloat16) type = DType::kFloat32;
-    if (compute == DType::kComplex32) type = DType::kComplex64;
-  }
+  const DType type = device.kind == Device::Kind::kCuda ? op_kernels::MathDType(compute) : compute;
   const std::optional<AlphaType> range = AlphaTypeOf(type);
   const bool integral =
       value.kind() == Operand::Kind::kPyInt || value.kind() == Operand::Kind::kPyBool;

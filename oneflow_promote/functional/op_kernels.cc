@@ -317,21 +317,6 @@ DType InputDType(Op op, DType compute, size_t i, bool scalar_divisor) {
 
 }  // namespace
 
-bool CanFuseCasts(absl::Span<const Tensor> inputs, absl::Span<const int64_t> shape) {
-  for (const Tensor& input : inputs) {
-    // The output's shape and contiguous (the common case, tested first), or
-    // one element.
-    if (input.shape() == shape && input.is_contiguous()) continue;
-    if (input.numel() != 1) return false;
-  }
-  return true;
-}
-
-#if ONEFLOW_PROMOTE_HAVE_CUDA
-namespace {
-
-// The dtype of `dtype`'s math type (op_math.h's Math): float32 for the
-// narrow floats, complex64 for complex32 and bcomplex32.
 DType MathDType(DType dtype) {
   return VisitDType(dtype, [dtype](auto tag) {
     using T = typename decltype(tag)::type;
@@ -345,6 +330,19 @@ DType MathDType(DType dtype) {
     }
   });
 }
+
+bool CanFuseCasts(absl::Span<const Tensor> inputs, absl::Span<const int64_t> shape) {
+  for (const Tensor& input : inputs) {
+    // The output's shape and contiguous (the common case, tested first), or
+    // one element.
+    if (input.shape() == shape && input.is_contiguous()) continue;
+    if (input.numel() != 1) return false;
+  }
+  return true;
+}
+
+#if ONEFLOW_PROMOTE_HAVE_CUDA
+namespace {
 
 // Whether a CUDA op's second input is a host scalar (a Python scalar or a
 // CPU 0-d tensor): PyTorch's CUDA kernels treat only those apart (a

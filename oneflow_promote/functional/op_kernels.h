@@ -20,6 +20,11 @@
 
 namespace oneflow_promote::op_kernels {
 
+// The dtype of `dtype`'s math type, which the kernels compute in: float32
+// for the narrow floats, complex64 for complex32 and bcomplex32, the dtype
+// itself elsewhere.
+[[nodiscard]] DType MathDType(DType dtype);
+
 // Whether Elementwise can convert these inputs block by block as it goes
 // (each input either has the output's shape and is contiguous, or has one
 // element); otherwise the caller casts them first.

@@ -260,26 +260,23 @@ std::vector<std::pair<int64_t, int64_t>> TorchVectorRanges(int64_t numel, int64_
 // (OpOptions::alpha) and computes as PyTorch's does.
 std::optional<AlphaSteps> AlphaStepsOf(const OpCall& call, const OpDTypes& dtypes,
                                        const c10::Device& device, at::IntArrayRef shape) {
-  if (!device.is_cpu()) return std::nullopt;
+  const DType dtype = dtypes.result;
+  if (!device.is_cpu() ||
+      (dtype != DType::kFloat16 && dtype != DType::kBFloat16 && dtype != DType::kComplex32)) {
+    return std::nullopt;
+  }
   const c10::Scalar& alpha = *call.alpha;
-  if (dtypes.result == DType::kFloat16 || dtypes.result == DType::kBFloat16 ||
-      dtypes.result == DType::kComplex32) {
-    // The checks the fused kernel makes (c10::Scalar::to's range).
-    ValueOrThrow(
-        functional::KernelAlpha(call.op, dtypes.compute, ScalarOperand(alpha), Device::Cpu()));
-  }
+  // The checks the fused kernel makes (c10::Scalar::to's range).
+  ValueOrThrow(
+      functional::KernelAlpha(call.op, dtypes.compute, ScalarOperand(alpha), Device::Cpu()));
+  if (dtype == DType::kComplex32) return AlphaSteps{DType::kComplex32, alpha};
   // PyTorch's CPU kernel (ufunc/add.h) takes alpha in the compute dtype.
-  if (dtypes.result == DType::kFloat16 || dtypes.result == DType::kBFloat16) {
-    const float value = static_cast<float>(alpha.toDouble());
-    const double rounded = dtypes.result == DType::kFloat16
-                               ? static_cast<float>(c10::Half(value))
-                               : static_cast<float>(c10::BFloat16(value));
-    AlphaSteps steps{dtypes.result, c10::Scalar(rounded)};
-    steps.fused = TorchVectorRanges(c10::multiply_integers(shape), VectorRowLength(call, shape));
-    return steps;
-  }
-  if (dtypes.result == DType::kComplex32) return AlphaSteps{DType::kComplex32, alpha};
-  return std::nullopt;
+  const float value = static_cast<float>(alpha.toDouble());
+  const double rounded = dtype == DType::kFloat16 ? static_cast<float>(c10::Half(value))
+                                                  : static_cast<float>(c10::BFloat16(value));
+  AlphaSteps steps{dtype, c10::Scalar(rounded)};
+  steps.fused = TorchVectorRanges(c10::multiply_integers(shape), VectorRowLength(call, shape));
+  return steps;
 }
 
 // self op (alpha * other), both steps in `dtype`, into `target` (of that

@@ -264,19 +264,12 @@ ONEFLOW_PROMOTE_OPS_INLINE M ComplexMultiply(M x, M y) {
   return M(x.real() * y.real() - x.imag() * y.imag(), x.real() * y.imag() + x.imag() * y.real());
 }
 
-// alpha * b for complex b as PyTorch's add and sub compute it (a + alpha * b
-// with alpha = 1 or -1, multiplied out in full), so that an infinite part
-// gives a NaN partner exactly where PyTorch's does: 0j + inf is (inf, nan).
-template <typename M>
-ONEFLOW_PROMOTE_OPS_INLINE M ScaleByAlpha(M b, typename M::value_type alpha) {
-  using R = typename M::value_type;
-  return M(b.real() * alpha - b.imag() * R(0), b.real() * R(0) + b.imag() * alpha);
-}
-
 // self + alpha * other as PyTorch's add kernels compute it for any alpha
-// (sub runs as add of -alpha): one fused multiply-add for real floats (the
-// CPU vector loop's fmadd, the contraction of its scalar and CUDA loops),
-// the whole complex product, wrapping integers.
+// (sub runs as add of -alpha; plain add and sub, alpha 1 and -1): one fused
+// multiply-add for real floats (the CPU vector loop's fmadd, the
+// contraction of its scalar and CUDA loops), the whole complex product (so
+// that an infinite part gives a NaN partner exactly where PyTorch's does:
+// 0j + inf is (inf, nan)), wrapping integers.
 template <typename M>
 ONEFLOW_PROMOTE_OPS_INLINE M ScaledAdd(M a, M b, M alpha) {
   if constexpr (std::is_same_v<M, bool>)
@@ -312,14 +305,14 @@ ONEFLOW_PROMOTE_OPS_INLINE auto Binary(M a, M b, bool& zero_division) {
     else if constexpr (kIsInt<M>)
       return WrapAdd(a, b);
     else if constexpr (IsStdComplex<M>::value)
-      return a + ScaleByAlpha(b, 1);
+      return ScaledAdd(a, b, M(1));
     else
       return M(a + b);
   } else if constexpr (kOp == Op::kSub) {
     if constexpr (kIsInt<M>)
       return WrapSub(a, b);
     else if constexpr (IsStdComplex<M>::value)
-      return a + ScaleByAlpha(b, -1);
+      return ScaledAdd(a, b, M(-1));
     else
       return M(a - b);
   } else if constexpr (kOp == Op::kMul) {

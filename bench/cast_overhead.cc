@@ -49,12 +49,12 @@
 #include "bench/ratio_reporter.h"
 #include "kernels/cast.h"
 #include "kernels/internal/block_runner.h"
-#include "kernels/internal/cpu_cast.h"
-#include "kernels/internal/parallel_for.h"
-#include "oneflow_promote/functional/functional.h"
+#include "kernels/cpu_cast.h"
+#include "kernels/parallel_for.h"
+#include "functional/functional.h"
 #include "oneflow_promote/ops/tensor_processor.h"
-#include "oneflow_promote/policy.h"
-#include "oneflow_promote/result_type.h"
+#include "oneflow_promote/promotion/policy.h"
+#include "oneflow_promote/promotion/result_type.h"
 #include "tests/torch_oracle.h"
 
 namespace oneflow_promote {
@@ -91,7 +91,7 @@ const std::vector<DType>& BenchDTypes() {
   static const auto* dtypes = [] {
     auto* list = new std::vector<DType>;
     for (DType d : testing::TorchDTypes()) {
-      if (!IsFloat8(d) && !policy_internal::IsBarebonesUnsigned(d) && d != DType::kBComplex32) {
+      if (!IsFloat8(d) && !promotion_internal::IsBarebonesUnsigned(d) && d != DType::kBComplex32) {
         list->push_back(d);
       }
     }

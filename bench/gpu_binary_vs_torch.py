@@ -12,7 +12,7 @@ elements, with the result written into a preallocated tensor (out=):
   torch_add  torch.add(a, b, out=c)
   d2d        a device-to-device copy moving the same bytes (a, b read; c written)
 Throughput counts bytes of a + b + c. Prints a Markdown table and writes JSON.
-The library is //oneflow_promote/functional:liboneflow_promote_functional.so.
+The library is //functional:liboneflow_promote_functional.so.
 
   python3 bench/gpu_binary_vs_torch.py LIB.so [--elements N] [--json OUT.json]
   python3 bench/gpu_binary_vs_torch.py LIB.so --check-cpu   # no GPU or torch needed

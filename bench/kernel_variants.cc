@@ -31,7 +31,7 @@
 #include "absl/strings/string_view.h"
 #include "bench/ratio_reporter.h"
 #include "kernels/cast.h"
-#include "kernels/internal/cpu_cast.h"
+#include "kernels/cpu_cast.h"
 #include "oneflow_promote/dtype.h"
 
 namespace oneflow_promote {

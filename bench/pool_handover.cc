@@ -27,8 +27,8 @@
 
 #include "bench/ratio_reporter.h"
 #include "kernels/cast.h"
-#include "kernels/internal/parallel_for.h"
-#include "oneflow_promote/functional/torch_tensor_traits.h"
+#include "kernels/parallel_for.h"
+#include "functional/torch_tensor_traits.h"
 
 namespace oneflow_promote {
 namespace {

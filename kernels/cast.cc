@@ -11,12 +11,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "kernels/cuda_device.h"
-#include "kernels/internal/cpu_cast.h"
-#include "kernels/internal/parallel_for.h"
+#include "kernels/cpu_cast.h"
+#include "kernels/parallel_for.h"
 #include "kernels/internal/strided_layout.h"
 #if ONEFLOW_PROMOTE_HAVE_CUDA
-#include "kernels/internal/cuda_cast.h"
-#include "kernels/internal/cuda_status.h"
+#include "kernels/cuda_cast.h"
+#include "kernels/cuda_status.h"
 #endif
 
 namespace oneflow_promote {

@@ -5,7 +5,7 @@
 #include <type_traits>
 
 #include "kernels/cast.h"
-#include "oneflow_promote/c_abi_support.h"
+#include "oneflow_promote/c_api/c_api_status.h"
 
 namespace oneflow_promote {
 namespace {

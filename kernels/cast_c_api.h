@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "oneflow_promote/c_abi.h"
+#include "oneflow_promote/c_api/c_abi.h"
 
 #ifdef __cplusplus
 extern "C" {

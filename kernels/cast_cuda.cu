@@ -13,9 +13,9 @@
 #include <mutex>
 #include <vector>
 
-#include "kernels/convert.h"
-#include "kernels/internal/cuda_cast.h"
-#include "kernels/internal/cuda_pack.h"
+#include "oneflow_promote/convert.h"
+#include "kernels/cuda_cast.h"
+#include "kernels/cuda_pack.h"
 #include "kernels/internal/launch_plan.h"
 #include "kernels/internal/strided_layout.h"
 #include "oneflow_promote/dtype_enum.h"

@@ -5,7 +5,7 @@
 // c10/core/ScalarType.h's list is for PyTorch): the DType enum, canonical
 // names, item sizes, categories and host storage types are all expanded from
 // it. Adding a dtype starts with one line here; its storage type
-// (numeric_types.h), its conversions (kernels/convert.h), its place in each
+// (numeric_types.h), its conversions (oneflow_promote/convert.h), its place in each
 // policy's edges (internal/policy_edges.h) and the adapters' dtype maps
 // (torch_tensor_traits.cc, the PyTorch extension) follow.
 // New dtypes go at the end, as in c10's list, so that the enum values a

@@ -1,7 +1,7 @@
 // An independent reference for the cast semantics (docs/casts.md), written
 // from the definitions with x87 long double arithmetic (a 64-bit
 // significand: every value of every dtype, int64 and uint64 included, is
-// exact in it). It shares no code with kernels/convert.h, so the tests can
+// exact in it). It shares no code with oneflow_promote/convert.h, so the tests can
 // hold the kernels to it where libtorch deliberately differs.
 
 #ifndef ONEFLOW_PROMOTE_TESTS_CAST_REFERENCE_H_

@@ -32,7 +32,7 @@
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "kernels/cast.h"
-#include "oneflow_promote/cli/cli.h"
+#include "cli/cli.h"
 #include "tests/cast_reference.h"
 #include "tests/torch_oracle.h"
 

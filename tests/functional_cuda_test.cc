@@ -21,9 +21,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
-#include "kernels/convert.h"
+#include "oneflow_promote/convert.h"
 #include "kernels/cuda_device.h"
-#include "oneflow_promote/functional/functional.h"
+#include "functional/functional.h"
 #include "tests/test_tensors.h"
 
 #if ONEFLOW_PROMOTE_HAVE_CUDA

@@ -3,10 +3,10 @@
 // is where fmt support lives).
 
 #include "kernels/cast.h"
-#include "kernels/convert.h"
+#include "oneflow_promote/convert.h"
 #include "oneflow_promote/dtype.h"
-#include "oneflow_promote/policy.h"
-#include "oneflow_promote/result_type.h"
+#include "oneflow_promote/promotion/policy.h"
+#include "oneflow_promote/promotion/result_type.h"
 
 #ifdef FMT_VERSION
 #error "a promotion or cast header includes fmt; only oneflow_promote/dtype_format.h may"

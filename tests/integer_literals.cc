@@ -12,7 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
-#include "oneflow_promote/cli/cli.h"
+#include "cli/cli.h"
 #include "oneflow_promote/dtype.h"
 
 namespace oneflow_promote::cli {

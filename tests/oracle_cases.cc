@@ -8,7 +8,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
-#include "oneflow_promote/cli/cli.h"
+#include "cli/cli.h"
 
 namespace oneflow_promote::testing {
 

@@ -8,7 +8,7 @@
 #include <map>
 #include <string>
 
-#include "oneflow_promote/policy.h"
+#include "oneflow_promote/promotion/policy.h"
 
 namespace oneflow_promote::testing {
 

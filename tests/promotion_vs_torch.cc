@@ -13,9 +13,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
-#include "oneflow_promote/cli/cli.h"
-#include "oneflow_promote/policy.h"
-#include "oneflow_promote/result_type.h"
+#include "cli/cli.h"
+#include "oneflow_promote/promotion/policy.h"
+#include "oneflow_promote/promotion/result_type.h"
 #include "tests/torch_oracle.h"
 
 namespace oneflow_promote {

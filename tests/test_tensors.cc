@@ -5,7 +5,7 @@
 #include <random>
 #include <type_traits>
 
-#include "kernels/convert.h"
+#include "oneflow_promote/convert.h"
 
 namespace oneflow_promote::testing {
 

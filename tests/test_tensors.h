@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "oneflow_promote/functional/tensor.h"
+#include "functional/tensor.h"
 
 namespace oneflow_promote::testing {
 

@@ -2,9 +2,9 @@
 
 #include "tests/torch_oracle.h"
 
-#include "kernels/convert.h"
+#include "oneflow_promote/convert.h"
 
-#include "oneflow_promote/functional/torch_tensor_traits.h"
+#include "functional/torch_tensor_traits.h"
 
 #include <ATen/ScalarOps.h>
 #include <ATen/native/TypeProperties.h>

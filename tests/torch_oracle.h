@@ -13,7 +13,7 @@
 
 #include "oneflow_promote/dtype.h"
 #include "oneflow_promote/ops/op_rules.h"
-#include "oneflow_promote/result_type.h"
+#include "oneflow_promote/promotion/result_type.h"
 
 namespace oneflow_promote::testing {
 

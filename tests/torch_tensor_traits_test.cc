@@ -4,7 +4,7 @@
 // values where the two casts agree by definition), and an add built on the
 // processor must equal at::add on the mixed inputs.
 
-#include "oneflow_promote/functional/torch_tensor_traits.h"
+#include "functional/torch_tensor_traits.h"
 
 #include <ATen/Parallel.h>
 #include <ATen/ScalarOps.h>

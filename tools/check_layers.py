@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """Checks that #include "..." between the project's own files runs one way.
 
-The layers, lowest first (README.md, "Layout"), each an ordered list of
-components. A file may include files of the layers below its own, and of its
-own layer only its own component's and those listed before it: op_rules may
-not include sbp, which comes after it. Tests, test helpers, benchmarks,
-fuzzers, tools and examples sit on top and may include anything.
+The layers are folders, lowest first (README.md, "Layout"): the library a
+framework links (oneflow_promote/, no kernels), the cast kernels (kernels/),
+the functional frontend (functional/), then the CLI and the PyTorch
+extension (cli/, torch_extension/). Each layer is an ordered list of
+components, each a folder or a few files of the layer's folder. A file may
+include files of the layers below its own, and of its own layer only its own
+component's and those listed before it: op rules may not include sbp, which
+comes after them. Tests, test helpers, benchmarks, fuzzers, tools and
+examples sit on top and may include anything.
 
 A header under D/internal/ is private to the tree rooted at D (as Go's
-internal packages are): a file elsewhere reaches it only through a public
-seam header of D, such as kernels/op_kernel_support.h for the op kernels.
+internal packages are): a file elsewhere includes only D's public headers.
 
 Every source file git knows (tracked, or new and not ignored) must belong to
 a component, and every quoted include must name one of them or a known
@@ -23,60 +26,46 @@ import re
 import subprocess
 import sys
 
-# (layer, [(component, path prefixes)]), lowest layer first, each layer's
-# components in the order they may include each other.
+# (layer, its folders, [(component, path prefixes)]), lowest layer first,
+# each layer's components in the order they may include each other; every
+# prefix lies in one of its layer's folders (checked below).
 LAYERS = [
-    ("base", [
-        ("status macros", ["oneflow_promote/internal/status_macros.h"]),
-        ("numeric types", ["oneflow_promote/numeric_types.h"]),
-        ("dtype list", ["oneflow_promote/dtype_enum.h", "oneflow_promote/dtype.",
-                        "oneflow_promote/dtype_format.h"]),
-        ("device", ["oneflow_promote/device.h"]),
-    ]),
-    ("promotion", [
-        ("lattices and policies", ["oneflow_promote/internal/lattice.h",
-                                   "oneflow_promote/internal/policy_edges.h",
-                                   "oneflow_promote/policy."]),
-        ("operand rules", ["oneflow_promote/result_type",
-                           "oneflow_promote/internal/result_type_steps.h",
-                           "oneflow_promote/internal/torch_buckets.h"]),
-        ("C ABIs' plumbing and the promotion C ABI", ["oneflow_promote/c_abi",
-                                                      "oneflow_promote/internal/c_api_status.",
-                                                      "oneflow_promote/internal/c_operands.h",
-                                                      "oneflow_promote/promotion_c_api."]),
-    ]),
-    # The rules folder, whole: below the cast kernels, so that a framework
-    # links it without them.
-    ("op rules and TensorProcessor", [
+    ("library", ["oneflow_promote/"], [
+        ("base", ["oneflow_promote/status_macros.h", "oneflow_promote/numeric_types.h",
+                  "oneflow_promote/dtype_enum.h", "oneflow_promote/dtype.",
+                  "oneflow_promote/dtype_format.h", "oneflow_promote/device.h",
+                  "oneflow_promote/convert.h"]),
+        ("promotion", ["oneflow_promote/promotion/"]),
+        ("C ABI", ["oneflow_promote/c_api/"]),
         ("op rules", ["oneflow_promote/ops/op_list.h", "oneflow_promote/ops/op_rules.",
                       "oneflow_promote/ops/internal/"]),
         ("tensor traits", ["oneflow_promote/ops/tensor_traits.h"]),
         ("TensorProcessor", ["oneflow_promote/ops/tensor_processor.h",
                              "oneflow_promote/ops/tensor_processor_pipe.h"]),
-    ]),
-    ("cast kernels", [
-        ("element conversion", ["kernels/convert.h"]),
-        ("CUDA device probe", ["kernels/cuda_device.", "kernels/cuda_runtime_calls.cu"]),
-        ("cast kernels", ["kernels/internal/", "kernels/cast.", "kernels/cast_cuda.cu"]),
-        ("cast C ABI", ["kernels/cast_c_api."]),
-        ("what the op kernels take from the cast kernels", ["kernels/op_kernel_support.h"]),
-    ]),
-    ("SBP rules", [
         ("SBP rules", ["oneflow_promote/sbp/"]),
     ]),
-    ("functional ops and their kernels", [
-        ("Tensor", ["oneflow_promote/functional/tensor."]),
-        ("op kernels", ["oneflow_promote/functional/op_kernels.", "oneflow_promote/functional/cuda_ops.cu",
-                        "oneflow_promote/functional/internal/"]),
-        ("functional ops", ["oneflow_promote/functional/functional."]),
-        ("functional C ABI", ["oneflow_promote/functional/functional_c_api."]),
-        ("PyTorch adapter", ["oneflow_promote/functional/torch_tensor_traits."]),
+    ("kernels", ["kernels/"], [
+        ("CUDA device probe", ["kernels/cuda_device.", "kernels/cuda_runtime_calls.cu"]),
+        ("cast kernels", ["kernels/internal/", "kernels/cast.", "kernels/cast_cuda.cu",
+                          "kernels/cpu_cast.h", "kernels/cuda_cast.h", "kernels/cuda_pack.h",
+                          "kernels/cuda_status.h", "kernels/parallel_for."]),
+        ("cast C ABI", ["kernels/cast_c_api."]),
     ]),
-    ("CLI and PyTorch extension", [
-        ("CLI", ["oneflow_promote/cli/"]),
+    ("functional", ["functional/"], [
+        ("Tensor", ["functional/tensor."]),
+        ("op kernels", ["functional/op_kernels.", "functional/cuda_ops.cu", "functional/internal/"]),
+        ("functional ops", ["functional/functional."]),
+        ("functional C ABI", ["functional/functional_c_api."]),
+        ("PyTorch adapter", ["functional/torch_tensor_traits."]),
+    ]),
+    ("CLI and integrations", ["cli/", "torch_extension/"], [
+        ("CLI", ["cli/"]),
         ("PyTorch extension", ["torch_extension/"]),
     ]),
 ]
+for _layer, _folders, _components in LAYERS:
+    for _component, _prefixes in _components:
+        assert all(p.startswith(tuple(_folders)) for p in _prefixes), (_layer, _component)
 # Tests, their helpers, benchmarks, fuzzers, tools and examples: above
 # every layer, so that a library file including one of them runs back up.
 TOP = (len(LAYERS), 0)
@@ -97,7 +86,7 @@ def place_of(rel):
     """(layer index, component index) of a path, TOP for the top, or None."""
     if is_top(rel):
         return TOP
-    for layer, (_, components) in enumerate(LAYERS):
+    for layer, (_, _, components) in enumerate(LAYERS):
         for component, (_, prefixes) in enumerate(components):
             if any(rel.startswith(p) for p in prefixes):
                 return layer, component
@@ -108,7 +97,7 @@ def describe(place):
     if place == TOP:
         return "tests, benchmarks and tools"
     layer, component = place
-    return f"{LAYERS[layer][1][component][0]}, layer {LAYERS[layer][0]}"
+    return f"{LAYERS[layer][2][component][0]}, layer {LAYERS[layer][0]}"
 
 
 def internal_owner(rel):
@@ -172,7 +161,7 @@ def check(root):
             owner = internal_owner(included)
             if owner is not None and not rel.startswith(owner + "/"):
                 problems.append(f"{where}: {owner}/internal/ is private to {owner}/; "
-                                f"include a public seam header of {owner}/ instead")
+                                f"include a public header of {owner}/ instead")
     return problems, checked
 
 

@@ -25,7 +25,7 @@ bundle=${2:-}
 GTESTS=(//kernels:cast_cuda_test //kernels:cuda_device_test //kernels:cuda_status_test
         //tests:functional_cuda_test)
 LIBRARIES=(//kernels:liboneflow_promote_cast.so
-           //oneflow_promote/functional:liboneflow_promote_functional.so)
+           //functional:liboneflow_promote_functional.so)
 
 if [ "$mode" = bundle ]; then
   set -e

@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
-#include "oneflow_promote/functional/torch_tensor_traits.h"
+#include "functional/torch_tensor_traits.h"
 #include "oneflow_promote/ops/op_rules.h"
 #include "oneflow_promote/sbp/sbp.h"
 #include "torch_extension/internal/autograd.h"

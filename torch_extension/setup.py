@@ -42,20 +42,20 @@ ROOT = os.path.dirname(HERE)
 # in Bazel), and the extension's own.
 LIBRARY_SOURCES = [
     "oneflow_promote/dtype.cc",
-    "oneflow_promote/policy.cc",
-    "oneflow_promote/result_type.cc",
-    "oneflow_promote/result_type_weak_scalars.cc",
+    "oneflow_promote/promotion/policy.cc",
+    "oneflow_promote/promotion/result_type.cc",
+    "oneflow_promote/promotion/result_type_weak_scalars.cc",
     "oneflow_promote/sbp/sbp.cc",
     "kernels/cast.cc",
     "kernels/cuda_device.cc",
     "kernels/internal/cpu_cast_dispatch.cc",
     "kernels/internal/cpu_cast_baseline.cc",
-    "kernels/internal/parallel_for.cc",
+    "kernels/parallel_for.cc",
     "oneflow_promote/ops/op_rules.cc",
-    "oneflow_promote/functional/tensor.cc",
-    "oneflow_promote/functional/op_kernels.cc",
-    "oneflow_promote/functional/functional.cc",
-    "oneflow_promote/functional/torch_tensor_traits.cc",
+    "functional/tensor.cc",
+    "functional/op_kernels.cc",
+    "functional/functional.cc",
+    "functional/torch_tensor_traits.cc",
 ]
 EXTENSION_SOURCES = [
     "torch_extension/ops.cc",
@@ -80,7 +80,7 @@ ISA_SOURCES = {
 CUDA_SOURCES = [
     "kernels/cast_cuda.cu",
     "kernels/cuda_runtime_calls.cu",
-    "oneflow_promote/functional/cuda_ops.cu",
+    "functional/cuda_ops.cu",
 ]
 ABSEIL = ["absl_status", "absl_statusor", "absl_strings", "absl_str_format", "absl_int128"]
 

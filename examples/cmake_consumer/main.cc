@@ -15,8 +15,8 @@
 #include "kernels/cast.h"
 #include "oneflow_promote/dtype.h"
 #include "oneflow_promote/dtype_format.h"
-#include "oneflow_promote/policy.h"
-#include "oneflow_promote/result_type.h"
+#include "oneflow_promote/promotion/policy.h"
+#include "oneflow_promote/promotion/result_type.h"
 
 namespace {
 

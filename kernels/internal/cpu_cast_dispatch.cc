@@ -1,7 +1,7 @@
 // Chooses the CPU kernel set, and whether large casts stream, at run time
 // from what the processor reports.
 
-#include "kernels/internal/cpu_cast.h"
+#include "kernels/cpu_cast.h"
 
 #include <algorithm>
 #include <atomic>

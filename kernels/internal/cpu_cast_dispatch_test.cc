@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "gtest/gtest.h"
-#include "kernels/internal/cpu_cast.h"
+#include "kernels/cpu_cast.h"
 
 namespace oneflow_promote::cast_internal {
 namespace {

@@ -16,14 +16,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "oneflow_promote/internal/status_macros.h"
+#include "oneflow_promote/status_macros.h"
 #include "oneflow_promote/ops/internal/op_checks.h"
-#include "oneflow_promote/policy.h"
+#include "oneflow_promote/promotion/policy.h"
 
 namespace oneflow_promote::ops {
 namespace {
 
-using namespace op_checks_internal;  // NOLINT(build/namespaces): the checks and their helpers
+using namespace ops_internal;  // NOLINT(build/namespaces): the checks and their helpers
 
 // A built-in op's OpRule, from its OpSpec.
 template <Op kOp>

@@ -29,8 +29,8 @@
 #include "absl/types/span.h"
 #include "oneflow_promote/dtype.h"
 #include "oneflow_promote/ops/op_list.h"
-#include "oneflow_promote/policy.h"
-#include "oneflow_promote/result_type.h"
+#include "oneflow_promote/promotion/policy.h"
+#include "oneflow_promote/promotion/result_type.h"
 
 namespace oneflow_promote::ops {
 

@@ -29,8 +29,8 @@
 #include "oneflow_promote/device.h"
 #include "oneflow_promote/ops/op_rules.h"
 #include "oneflow_promote/ops/tensor_traits.h"
-#include "oneflow_promote/policy.h"
-#include "oneflow_promote/result_type.h"
+#include "oneflow_promote/promotion/policy.h"
+#include "oneflow_promote/promotion/result_type.h"
 
 namespace oneflow_promote::ops {
 

@@ -7,7 +7,7 @@
 #define ONEFLOW_PROMOTE_OPS_TENSOR_TRAITS_H_
 
 #include "oneflow_promote/device.h"
-#include "oneflow_promote/result_type.h"
+#include "oneflow_promote/promotion/result_type.h"
 
 namespace oneflow_promote::ops {
 

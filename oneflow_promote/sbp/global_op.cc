@@ -7,7 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "oneflow_promote/internal/status_macros.h"
+#include "oneflow_promote/status_macros.h"
 
 namespace oneflow_promote::sbp {
 namespace {

@@ -18,7 +18,7 @@
 #include "absl/types/span.h"
 #include "oneflow_promote/dtype.h"
 #include "oneflow_promote/ops/op_rules.h"
-#include "oneflow_promote/result_type.h"
+#include "oneflow_promote/promotion/result_type.h"
 #include "oneflow_promote/sbp/sbp.h"
 
 namespace oneflow_promote::sbp {

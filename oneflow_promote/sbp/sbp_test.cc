@@ -18,7 +18,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "kernels/convert.h"
+#include "oneflow_promote/convert.h"
 #include "oneflow_promote/numeric_types.h"
 
 namespace oneflow_promote::sbp {

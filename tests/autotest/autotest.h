@@ -28,7 +28,7 @@
 #include <utility>
 #include <vector>
 
-#include "oneflow_promote/functional/functional.h"
+#include "functional/functional.h"
 #include "tests/test_tensors.h"
 
 namespace oneflow_promote::autotest {

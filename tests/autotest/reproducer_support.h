@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "oneflow_promote/functional/functional.h"
+#include "functional/functional.h"
 #include "tests/torch_oracle.h"
 
 namespace oneflow_promote::autotest {

@@ -40,7 +40,7 @@ CAST = _load("kernels/liboneflow_promote_cast.so")
 CAST.oneflow_promote_cast.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int,
                                       ctypes.c_int64, ctypes.c_int, ctypes.c_void_p,
                                       ctypes.c_char_p, ctypes.c_size_t]
-FUNCTIONAL = _load("oneflow_promote/functional/liboneflow_promote_functional.so")
+FUNCTIONAL = _load("functional/liboneflow_promote_functional.so")
 FUNCTIONAL.oneflow_promote_binary_op.argtypes = [
     ctypes.c_char_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p,
     ctypes.c_int, ctypes.c_int64, ctypes.c_int, ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]
@@ -162,7 +162,7 @@ def test_a_long_message_is_whole_through_last_error():
 
 
 def test_the_abi_version_is_the_headers():
-    with open(_runfile("oneflow_promote/c_abi.h", built=False)) as header:
+    with open(_runfile("oneflow_promote/c_api/c_abi.h", built=False)) as header:
         version = int(re.search(r"#define ONEFLOW_PROMOTE_ABI_VERSION (\d+)", header.read()).group(1))
     assert CAST.oneflow_promote_abi_version() == version
     assert FUNCTIONAL.oneflow_promote_abi_version() == version

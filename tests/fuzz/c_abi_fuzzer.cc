@@ -1,6 +1,6 @@
 // Fuzzes the argument checking of the two C ABIs: oneflow_promote_cast
 // (kernels/cast_c_api.h) and oneflow_promote_binary_op
-// (oneflow_promote/functional/functional_c_api.h). The input picks dtype
+// (functional/functional_c_api.h). The input picks dtype
 // codes (invalid ones too), null, misaligned and overlapping pointers,
 // element counts, CUDA ordinals, cast paths and error buffers of 0, 1 and
 // more bytes; the buffers are real allocations of exactly the bytes the
@@ -44,10 +44,10 @@
 #include "kernels/cast_c_api.h"
 #include "kernels/cuda_device.h"
 #include "oneflow_promote/dtype.h"
-#include "oneflow_promote/functional/functional_c_api.h"
+#include "functional/functional_c_api.h"
 #include "oneflow_promote/ops/op_list.h"
 #include "oneflow_promote/ops/op_rules.h"
-#include "oneflow_promote/result_type.h"
+#include "oneflow_promote/promotion/result_type.h"
 #include "tests/fuzz/fuzz_input.h"
 
 namespace oneflow_promote::fuzz {

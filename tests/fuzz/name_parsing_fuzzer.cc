@@ -14,11 +14,11 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "fmt/format.h"
-#include "oneflow_promote/cli/operand_parser.h"
+#include "cli/operand_parser.h"
 #include "oneflow_promote/dtype.h"
 #include "oneflow_promote/dtype_format.h"
 #include "oneflow_promote/ops/op_rules.h"
-#include "oneflow_promote/policy.h"
+#include "oneflow_promote/promotion/policy.h"
 #include "tests/fuzz/fuzz_input.h"
 
 namespace oneflow_promote::fuzz {

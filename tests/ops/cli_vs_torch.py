@@ -25,8 +25,8 @@ Each case is one of:
   tests/ops/cli_vs_torch.py --markdown    the docs/ops.md section listing the
                                       no-kernel cases, by op and dtype
 
-PATH defaults to bazel-bin/oneflow_promote/cli/promote (build it with
-`bazel build --define=cuda=off //oneflow_promote/cli:promote`).
+PATH defaults to bazel-bin/cli/promote (build it with
+`bazel build --define=cuda=off //cli:promote`).
 """
 
 import argparse
@@ -192,7 +192,7 @@ def run(promote, torch_dtypes, lines):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--promote", default=os.path.join(ROOT, "bazel-bin/oneflow_promote/cli/promote"))
+    parser.add_argument("--promote", default=os.path.join(ROOT, "bazel-bin/cli/promote"))
     parser.add_argument("--show", type=int, default=30)
     parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args()

@@ -7,9 +7,9 @@
 #include <optional>
 #include <string>
 
-#include "oneflow_promote/functional/op_kernels.h"
-#include "oneflow_promote/functional/tensor.h"
-#include "oneflow_promote/functional/torch_tensor_traits.h"
+#include "functional/op_kernels.h"
+#include "functional/tensor.h"
+#include "functional/torch_tensor_traits.h"
 #include "torch_extension/internal/kernels.h"
 
 namespace oneflow_promote::torch_extension {

@@ -25,9 +25,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "kernels/cast.h"
-#include "oneflow_promote/functional/functional.h"
-#include "oneflow_promote/functional/tensor.h"
-#include "oneflow_promote/functional/torch_tensor_traits.h"
+#include "functional/functional.h"
+#include "functional/tensor.h"
+#include "functional/torch_tensor_traits.h"
 #include "torch_extension/internal/fast_path.h"
 
 namespace oneflow_promote::torch_extension {

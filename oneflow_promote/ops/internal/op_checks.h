@@ -16,10 +16,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "oneflow_promote/internal/status_macros.h"
+#include "oneflow_promote/status_macros.h"
 #include "oneflow_promote/ops/op_rules.h"
 
-namespace oneflow_promote::ops::op_checks_internal {
+namespace oneflow_promote::ops::ops_internal {
 
 inline absl::Status Invalid(std::string message) {
   return absl::InvalidArgumentError(std::move(message));
@@ -423,6 +423,6 @@ constexpr CheckFunctions FunctionsOf(OpCheck check) {
   return {};
 }
 
-}  // namespace oneflow_promote::ops::op_checks_internal
+}  // namespace oneflow_promote::ops::ops_internal
 
 #endif  // ONEFLOW_PROMOTE_OPS_INTERNAL_OP_CHECKS_H_

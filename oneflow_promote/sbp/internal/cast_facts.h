@@ -1,5 +1,5 @@
 // The facts about each dtype's values that the SBP rules of casts read
-// (range, precision, sign, zero, special values; kernels/convert.h's format
+// (range, precision, sign, zero, special values; oneflow_promote/convert.h's format
 // descriptions for the narrow floats), and the properties of a cast derived
 // from them: additivity and monotonicity. All constexpr, so that CastKeeps
 // (sbp.h) is.
@@ -11,7 +11,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "kernels/convert.h"
+#include "oneflow_promote/convert.h"
 #include "oneflow_promote/dtype.h"
 #include "oneflow_promote/numeric_types.h"
 

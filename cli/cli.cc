@@ -1,0 +1,330 @@
+// The `promote` subcommands.
+
+#include "cli/cli.h"
+
+#include <optional>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "cli/cast_command.h"
+#include "cli/diff_command.h"
+#include "cli/operand_parser.h"
+#include "oneflow_promote/status_macros.h"
+#include "oneflow_promote/ops/op_rules.h"
+#include "oneflow_promote/sbp/sbp.h"
+
+namespace oneflow_promote::cli {
+namespace {
+
+Answer Error(const absl::Status& status) {
+  return {absl::StrCat("error: ", status.message()), false};
+}
+
+absl::StatusOr<std::vector<Operand>> ParseOperands(const std::vector<absl::string_view>& words) {
+  std::vector<Operand> operands;
+  operands.reserve(words.size());
+  for (absl::string_view word : words) {
+    ASSIGN_OR_RETURN(Operand operand, ParseOperand(word));
+    operands.push_back(operand);
+  }
+  if (operands.empty()) return absl::InvalidArgumentError("no operands given; see --help");
+  return operands;
+}
+
+// Where operands spell out their extents ("float32[2,3]"), the shape
+// errors PyTorch would raise: elementwise operands that do not broadcast,
+// dot of vectors of different lengths. Operands of unstated extents
+// ("float32") fit anything.
+absl::Status CheckExplicitShapes(functional::Op op, const std::vector<absl::string_view>& words) {
+  std::vector<std::vector<int64_t>> shapes;
+  for (absl::string_view word : words) {
+    if (std::optional<std::vector<int64_t>> shape = ExplicitShape(word)) {
+      shapes.push_back(*std::move(shape));
+    }
+  }
+  using functional::Op;
+  if (KindOf(op) == functional::OpKind::kReduction || KindOf(op) == functional::OpKind::kScan) {
+    return absl::OkStatus();
+  }
+  if (KindOf(op) == functional::OpKind::kContraction) {
+    if (shapes.size() == 2 && shapes[0].size() == 1 && shapes[1].size() == 1 &&
+        shapes[0][0] != shapes[1][0]) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("inconsistent tensor size, expected tensor [", shapes[0][0], "] and src [",
+                       shapes[1][0], "] to have the same number of elements, but got ",
+                       shapes[0][0], " and ", shapes[1][0], " elements respectively"));
+    }
+    return absl::OkStatus();
+  }
+  std::vector<absl::Span<const int64_t>> spans(shapes.begin(), shapes.end());
+  return functional::BroadcastShapes(spans).status();
+}
+
+}  // namespace
+
+std::string Usage() {
+  return R"(usage:
+  promote [--policy=P] [--default-dtype=float32|float64] OPERAND...
+      prints the result dtype of an operation on the operands; P is torch
+      (the default), array_api, numpy, jax, jax_x32 or jax_strict
+  promote explain [flags] OPERAND...   how that dtype was derived, step by step
+  promote table [--policy=P]           the policy's pairwise table, as Markdown
+  promote diff A B                     every operand pair on which policies A
+                                       and B differ, grouped and counted
+  promote cast FROM TO VALUE...        each literal converted to FROM (one
+                                       rounding), then cast to TO by the kernels
+  promote op NAME OPERAND...           the dtype PyTorch's op returns (add, div,
+                                       sin, where, clamp, sum, argmax, ...: every
+                                       op of op_list.h), or PyTorch's error; div
+                                       also takes --rounding-mode=floor|trunc,
+                                       sum, mean, cumsum, ... --dtype=DTYPE
+  promote ops                          every op's declaration, as Markdown
+  promote sbp [FROM TO]                which partial layouts a cast keeps (exact,
+                                       up to rounding, needs boxing); without
+                                       dtypes, every pair as Markdown
+  promote --batch [flags]              one invocation per line of standard input,
+                                       one answer line per input line
+OPERAND: int8 (a tensor with dimensions), int8[] (a 0-d tensor, which is
+what NumPy's scalars np.int8(1) are to promotion), or a Python literal: True,
+False, 3, -1, 300, 1.5, 1e300, -0.0, inf, nan, 2j, 1+2j.)";
+}
+
+absl::StatusOr<int> ApplyFlag(const std::vector<absl::string_view>& words, size_t index,
+                              Settings& settings) {
+  absl::string_view word = words[index];
+  absl::string_view name = word;
+  absl::string_view value;
+  int consumed = 1;
+  const size_t equals = word.find('=');
+  if (equals != absl::string_view::npos) {
+    name = word.substr(0, equals);
+    value = word.substr(equals + 1);
+  } else if (index + 1 < words.size()) {
+    value = words[index + 1];
+    consumed = 2;
+  }
+  if (name == "--policy") {
+    ASSIGN_OR_RETURN(settings.policy, ParsePolicy(value));
+    return consumed;
+  }
+  if (name == "--default-dtype" || name == "--default_dtype") {
+    ASSIGN_OR_RETURN(DType dtype, ParseDType(value));
+    if (dtype != DType::kFloat32 && dtype != DType::kFloat64) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--default-dtype must be float32 or float64, not ", value));
+    }
+    settings.options.default_dtype = dtype;
+    return consumed;
+  }
+  if (name == "--dtype") {
+    ASSIGN_OR_RETURN(settings.dtype, ParseDType(value));
+    return consumed;
+  }
+  if (name == "--rounding-mode" || name == "--rounding_mode") {
+    if (value != "floor" && value != "trunc") {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--rounding-mode must be floor or trunc, not '", value, "'"));
+    }
+    settings.rounding_mode = std::string(value);
+    return consumed;
+  }
+  return absl::InvalidArgumentError(absl::StrCat("unknown flag '", word, "'"));
+}
+
+namespace {
+
+std::string CategoriesText(uint8_t categories) {
+  if (categories == functional::kAllCategories) return "all";
+  std::vector<absl::string_view> names;
+  if (categories & functional::kBoolCategory) names.push_back("bool");
+  if (categories & functional::kIntegerCategories) names.push_back("integer");
+  if ((categories & functional::kFloatingCategory) == functional::kFloatingCategory) {
+    names.push_back("floating");
+  } else if (categories & functional::kOtherFloatCategory) {
+    names.push_back("floating (no float16, bfloat16)");
+  }
+  if (categories & functional::kComplexCategory) names.push_back("complex");
+  return absl::StrJoin(names, ", ");
+}
+
+std::string ScalarsText(uint8_t scalars) {
+  std::vector<std::string> positions;
+  for (int i = 0; i < 3; ++i) {
+    if (scalars & (1 << i)) positions.push_back(absl::StrCat(i + 1));
+  }
+  if (positions.empty()) return "";
+  return absl::StrCat(absl::StrJoin(positions, ", "),
+                      (scalars & functional::kScalarsAlone) ? " (all at once too)" : "");
+}
+
+absl::string_view KindText(functional::OpKind kind) {
+  switch (kind) {
+    case functional::OpKind::kElementwise:
+      return "elementwise";
+    case functional::OpKind::kReduction:
+      return "reduction";
+    case functional::OpKind::kScan:
+      return "scan";
+    case functional::OpKind::kContraction:
+      return "contraction";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string OpsTableMarkdown() {
+  std::vector<std::string> lines = {
+      "| op | aliases | operands | kind | promotion | categories | Python scalars at | kernel |",
+      "|---|---|---|---|---|---|---|---|"};
+  for (functional::Op op : functional::kAllOps) {
+    const functional::OpSpec& spec = functional::SpecOf(op);
+    std::vector<std::string> aliases;
+    for (absl::string_view alias : absl::StrSplit(spec.aliases, ' ', absl::SkipEmpty())) {
+      aliases.push_back(absl::StrCat("`", alias, "`"));
+    }
+    lines.push_back(absl::StrCat("| `", spec.name, "` | ", absl::StrJoin(aliases, " "), " | ",
+                                 spec.arity, " | ", KindText(spec.kind), " | ",
+                                 functional::PromotionKindName(spec.promotion), " | ",
+                                 CategoriesText(spec.categories), " | ", ScalarsText(spec.scalars),
+                                 " | ", spec.has_kernel ? "CPU, CUDA" : "", " |"));
+  }
+  return absl::StrJoin(lines, "\n");
+}
+
+std::string PromotionTableMarkdown(Policy policy) {
+  const absl::Span<const DType> dtypes = PolicyDTypes(policy);
+  std::vector<std::string> lines;
+  std::vector<std::string> cells = {absl::StrCat("`", PolicyName(policy), "`")};
+  for (DType b : dtypes) cells.push_back(std::string(Name(b)));
+  lines.push_back(absl::StrCat("| ", absl::StrJoin(cells, " | "), " |"));
+  lines.push_back(
+      absl::StrCat("|", absl::StrJoin(std::vector<std::string>(cells.size(), "---"), "|"), "|"));
+  for (DType a : dtypes) {
+    cells = {absl::StrCat("**", Name(a), "**")};
+    for (DType b : dtypes) {
+      const Promotion p = PromoteTypes(a, b, policy);
+      cells.push_back(p.ok() ? std::string(Name(p.dtype())) : "-");
+    }
+    lines.push_back(absl::StrCat("| ", absl::StrJoin(cells, " | "), " |"));
+  }
+  return absl::StrJoin(lines, "\n");
+}
+
+Answer RunInvocation(const std::vector<absl::string_view>& words, const Settings& defaults) {
+  Settings settings = defaults;
+  std::vector<absl::string_view> positional;
+  for (size_t i = 0; i < words.size();) {
+    if (absl::StartsWith(words[i], "--")) {
+      if (words[i] == "--help") return {Usage(), true};
+      absl::StatusOr<int> consumed = ApplyFlag(words, i, settings);
+      if (!consumed.ok()) return Error(consumed.status());
+      i += *consumed;
+      continue;
+    }
+    positional.push_back(words[i]);
+    ++i;
+  }
+  if (!positional.empty() && positional.front() == "promote") positional.erase(positional.begin());
+  if (positional.empty()) return Error(absl::InvalidArgumentError("no operands given; see --help"));
+
+  const absl::string_view command = positional.front();
+  if (command == "table") {
+    if (positional.size() > 1) {
+      return Error(absl::InvalidArgumentError("table takes no operands"));
+    }
+    return {PromotionTableMarkdown(settings.policy), true};
+  }
+  if (command == "ops") {
+    if (positional.size() > 1) return Error(absl::InvalidArgumentError("ops takes no operands"));
+    return {OpsTableMarkdown(), true};
+  }
+  if (command == "sbp") {
+    if (positional.size() == 1) return {sbp::CastRulesMarkdown(), true};
+    if (positional.size() != 3) {
+      return Error(absl::InvalidArgumentError("sbp takes no operands, or FROM TO"));
+    }
+    absl::StatusOr<DType> from = ParseDType(positional[1]);
+    if (!from.ok()) return Error(from.status());
+    absl::StatusOr<DType> to = ParseDType(positional[2]);
+    if (!to.ok()) return Error(to.status());
+    std::vector<std::string> lines;
+    for (sbp::SbpKind kind :
+         {sbp::SbpKind::kPartialSum, sbp::SbpKind::kPartialMax, sbp::SbpKind::kPartialMin}) {
+      lines.push_back(absl::StrCat(sbp::Sbp{kind}.ToString(), ": ",
+                                   sbp::ExactnessName(sbp::CastKeeps(*from, *to, kind))));
+    }
+    return {absl::StrJoin(lines, "\n"), true};
+  }
+  if (command == "diff") {
+    positional.erase(positional.begin());
+    absl::StatusOr<std::string> answer = RunDiffCommand(positional, settings.options);
+    if (!answer.ok()) return Error(answer.status());
+    return {*std::move(answer), true};
+  }
+  if (command == "cast") {
+    positional.erase(positional.begin());
+    absl::StatusOr<std::string> answer = RunCastCommand(positional);
+    if (!answer.ok()) return Error(answer.status());
+    return {*std::move(answer), true};
+  }
+  if (command == "op") {
+    if (positional.size() < 2) return Error(absl::InvalidArgumentError("op needs a NAME"));
+    if (settings.policy != Policy::kTorch) {
+      return Error(absl::InvalidArgumentError(
+          "op follows PyTorch's operators: it takes --policy=torch only"));
+    }
+    absl::StatusOr<functional::Op> op = functional::ParseOp(positional[1]);
+    if (!op.ok()) return Error(op.status());
+    if (!settings.rounding_mode.empty()) {
+      if (*op != functional::Op::kDiv) {
+        return Error(absl::InvalidArgumentError(
+            absl::StrCat("--rounding-mode applies to div, not ", positional[1])));
+      }
+      op =
+          settings.rounding_mode == "floor" ? functional::Op::kDivFloor : functional::Op::kDivTrunc;
+    }
+    absl::StatusOr<std::vector<Operand>> operands =
+        ParseOperands({positional.begin() + 2, positional.end()});
+    if (!operands.ok()) return Error(operands.status());
+    if (absl::Status signature =
+            functional::CheckPythonSignature(functional::RuleOf(*op), *operands);
+        !signature.ok()) {
+      return Error(signature);
+    }
+    absl::StatusOr<functional::OpDTypes> dtypes =
+        functional::InferOpDTypes(*op, *operands, settings.options, settings.dtype);
+    if (!dtypes.ok()) return Error(dtypes.status());
+    if (absl::Status shapes = CheckExplicitShapes(*op, {positional.begin() + 2, positional.end()});
+        !shapes.ok()) {
+      return Error(shapes);
+    }
+    return {std::string(Name(dtypes->result)), true};
+  }
+  if (command == "explain") {
+    positional.erase(positional.begin());
+    absl::StatusOr<std::vector<Operand>> operands = ParseOperands(positional);
+    if (!operands.ok()) return Error(operands.status());
+    std::string text = ExplainResultType(*operands, settings.policy, settings.options);
+    const bool ok = !absl::StrContains(text, "\nerror: ") && !absl::StartsWith(text, "error: ");
+    return {std::move(text), ok};
+  }
+  absl::StatusOr<std::vector<Operand>> operands = ParseOperands(positional);
+  if (!operands.ok()) return Error(operands.status());
+  absl::StatusOr<DType> dtype = ResultType(*operands, settings.policy, settings.options);
+  if (!dtype.ok()) return Error(dtype.status());
+  return {std::string(Name(*dtype)), true};
+}
+
+std::string BatchAnswerLine(absl::string_view line, const Settings& defaults) {
+  const std::vector<absl::string_view> words =
+      absl::StrSplit(line, absl::ByAnyChar(" \t\r"), absl::SkipEmpty());
+  return absl::StrReplaceAll(RunInvocation(words, defaults).text, {{"\n", " ; "}});
+}
+
+}  // namespace oneflow_promote::cli

@@ -1,0 +1,147 @@
+// The functional frontend: PyTorch's ops with PyTorch's dtype rules on the
+// library's Tensor, on the CPU or a CUDA device (where the inputs are). Each
+// call decides its dtypes with InferOpDTypes (ops/op_rules.h), brings the
+// inputs to the compute dtype, runs a
+// same-dtype kernel, and returns a new tensor, writes into an out= tensor,
+// or updates its first input in place.
+//
+//   Tensor x = *Tensor::FromValues<int8_t>({1, 2, 3}, {3});
+//   absl::StatusOr<Tensor> y = functional::Add(x, Tensor::WrappedNumber(Operand::PyFloat(0.5)));
+//   // float32 [1.5, 2.5, 3.5]
+//
+// Mixed dtypes are cast one of two ways (CastPath): materialized, as the
+// design describes — TensorProcessor casts whole inputs into new tensors
+// and the kernel then reads one dtype — or fused, where the elementwise
+// kernel converts cache-sized blocks of each input as it reads them, which
+// moves fewer bytes. kAuto fuses where the operands allow it (each input
+// contiguous with the output's shape, or a single element).
+
+#ifndef ONEFLOW_PROMOTE_FUNCTIONAL_FUNCTIONAL_H_
+#define ONEFLOW_PROMOTE_FUNCTIONAL_FUNCTIONAL_H_
+
+#include <cstdint>
+#include <optional>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "functional/tensor.h"
+#include "oneflow_promote/ops/op_rules.h"
+
+namespace oneflow_promote::functional {
+
+enum class CastPath : uint8_t { kAuto, kMaterialized, kFused };
+
+struct OpOptions {
+  PromotionOptions promotion;  // the default dtype
+  CastPath cast_path = CastPath::kAuto;
+  ExecutionContext context;  // CPU threads (0 uses all); the CUDA stream
+  int64_t dim = 0;           // cumsum's dimension (negative counts from the end)
+  // add and sub: self + alpha * other and self - alpha * other, a Python
+  // number checked as PyTorch checks it (CheckAlpha), computed as its
+  // kernels compute it: one fused multiply-add for real floats, sub as add
+  // of -alpha. On the CPU alpha is taken in the compute dtype, on CUDA in
+  // its math type (float32 for float16 and bfloat16).
+  std::optional<Operand> alpha;
+};
+
+// Runs `op` on `inputs` (tensors, and wrapped numbers for Python scalars) in
+// the order PyTorch's function takes them (where: condition, self, other).
+// Errors: the op rules' (PyTorch's messages), shapes that do not broadcast,
+// integer division by zero, and a kFused request on operands that cannot
+// be fused.
+[[nodiscard]] absl::StatusOr<Tensor> Call(Op op, absl::Span<const Tensor> inputs,
+                                          const OpOptions& options = {});
+
+// alpha of add or sub as the add kernel takes it on `device`: checked as
+// PyTorch checks it (CheckAlpha, then c10::Scalar::to's range: "value
+// cannot be converted to type int8_t without overflow"), and for sub
+// negated in its own type, as PyTorch's sub runs add with -alpha (so that
+// a real alpha keeps a +0 imaginary part).
+[[nodiscard]] absl::StatusOr<Operand> KernelAlpha(Op op, DType compute, const Operand& alpha,
+                                                  const Device& device);
+
+// out=: computes as Call does, then writes into `out`, which must have the
+// result's shape and a dtype the result can be cast to (c10::canCast:
+// "result type float32 can't be cast to the desired output type int64").
+[[nodiscard]] absl::Status CallOut(Op op, absl::Span<const Tensor> inputs, Tensor& out,
+                                   const OpOptions& options = {});
+
+// CallOut for a caller that has inferred the dtypes already, as an adapter
+// does that needs them to allocate `out` (the PyTorch extension): the same
+// work, without inferring them a second time. `dtypes` must be
+// InferOpDTypes(op, the inputs' operands, options.promotion).
+[[nodiscard]] absl::Status CallOutWithDTypes(Op op, absl::Span<const Tensor> inputs,
+                                             const OpDTypes& dtypes, Tensor& out,
+                                             const OpOptions& options = {});
+
+// In place (self.add_(other)): computes op(self, others...) in the promoted
+// dtype and writes the result back into `self`, under the same can-cast
+// rule; the result must have self's shape.
+[[nodiscard]] absl::Status CallInPlace(Op op, Tensor& self, absl::Span<const Tensor> others,
+                                       const OpOptions& options = {});
+
+// The named forms of Call. div is true division; DivFloor and DivTrunc are
+// div with rounding_mode "floor" and "trunc".
+#define ONEFLOW_PROMOTE_BINARY_FUNCTION(Function, e)                                     \
+  [[nodiscard]] inline absl::StatusOr<Tensor> Function(const Tensor& a, const Tensor& b, \
+                                                       const OpOptions& options = {}) {  \
+    const Tensor inputs[] = {a, b};                                                      \
+    return Call(Op::e, inputs, options);                                                 \
+  }
+#define ONEFLOW_PROMOTE_UNARY_FUNCTION(Function, e)                                     \
+  [[nodiscard]] inline absl::StatusOr<Tensor> Function(const Tensor& a,                 \
+                                                       const OpOptions& options = {}) { \
+    return Call(Op::e, absl::MakeConstSpan(&a, 1), options);                            \
+  }
+ONEFLOW_PROMOTE_BINARY_FUNCTION(Add, kAdd)
+ONEFLOW_PROMOTE_BINARY_FUNCTION(Sub, kSub)
+ONEFLOW_PROMOTE_BINARY_FUNCTION(Mul, kMul)
+ONEFLOW_PROMOTE_BINARY_FUNCTION(Div, kDiv)
+ONEFLOW_PROMOTE_BINARY_FUNCTION(DivFloor, kDivFloor)
+ONEFLOW_PROMOTE_BINARY_FUNCTION(DivTrunc, kDivTrunc)
+ONEFLOW_PROMOTE_BINARY_FUNCTION(FloorDivide, kFloorDivide)
+ONEFLOW_PROMOTE_BINARY_FUNCTION(Remainder, kRemainder)
+ONEFLOW_PROMOTE_BINARY_FUNCTION(Pow, kPow)
+ONEFLOW_PROMOTE_BINARY_FUNCTION(Maximum, kMaximum)
+ONEFLOW_PROMOTE_BINARY_FUNCTION(Minimum, kMinimum)
+ONEFLOW_PROMOTE_BINARY_FUNCTION(Atan2, kAtan2)
+ONEFLOW_PROMOTE_BINARY_FUNCTION(Eq, kEq)
+ONEFLOW_PROMOTE_BINARY_FUNCTION(Ne, kNe)
+ONEFLOW_PROMOTE_BINARY_FUNCTION(Lt, kLt)
+ONEFLOW_PROMOTE_BINARY_FUNCTION(Le, kLe)
+ONEFLOW_PROMOTE_BINARY_FUNCTION(Gt, kGt)
+ONEFLOW_PROMOTE_BINARY_FUNCTION(Ge, kGe)
+ONEFLOW_PROMOTE_BINARY_FUNCTION(LogicalAnd, kLogicalAnd)
+ONEFLOW_PROMOTE_BINARY_FUNCTION(LogicalOr, kLogicalOr)
+ONEFLOW_PROMOTE_BINARY_FUNCTION(LogicalXor, kLogicalXor)
+ONEFLOW_PROMOTE_BINARY_FUNCTION(BitwiseAnd, kBitwiseAnd)
+ONEFLOW_PROMOTE_BINARY_FUNCTION(BitwiseOr, kBitwiseOr)
+ONEFLOW_PROMOTE_BINARY_FUNCTION(BitwiseXor, kBitwiseXor)
+ONEFLOW_PROMOTE_BINARY_FUNCTION(Dot, kDot)
+ONEFLOW_PROMOTE_UNARY_FUNCTION(Sum, kSum)
+ONEFLOW_PROMOTE_UNARY_FUNCTION(Prod, kProd)
+ONEFLOW_PROMOTE_UNARY_FUNCTION(Mean, kMean)
+ONEFLOW_PROMOTE_UNARY_FUNCTION(Neg, kNeg)
+ONEFLOW_PROMOTE_UNARY_FUNCTION(Abs, kAbs)
+ONEFLOW_PROMOTE_UNARY_FUNCTION(Sqrt, kSqrt)
+#undef ONEFLOW_PROMOTE_BINARY_FUNCTION
+#undef ONEFLOW_PROMOTE_UNARY_FUNCTION
+
+// cumsum along `dim` (negative counts from the end).
+[[nodiscard]] inline absl::StatusOr<Tensor> Cumsum(const Tensor& a, int64_t dim,
+                                                   OpOptions options = {}) {
+  options.dim = dim;
+  return Call(Op::kCumsum, absl::MakeConstSpan(&a, 1), options);
+}
+
+// where(condition, self, other).
+[[nodiscard]] inline absl::StatusOr<Tensor> Where(const Tensor& condition, const Tensor& a,
+                                                  const Tensor& b, const OpOptions& options = {}) {
+  const Tensor inputs[] = {condition, a, b};
+  return Call(Op::kWhere, inputs, options);
+}
+
+}  // namespace oneflow_promote::functional
+
+#endif  // ONEFLOW_PROMOTE_FUNCTIONAL_FUNCTIONAL_H_

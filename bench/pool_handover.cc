@@ -26,9 +26,9 @@
 #include <vector>
 
 #include "bench/ratio_reporter.h"
+#include "functional/torch_tensor_traits.h"
 #include "kernels/cast.h"
 #include "kernels/parallel_for.h"
-#include "functional/torch_tensor_traits.h"
 
 namespace oneflow_promote {
 namespace {

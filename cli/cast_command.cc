@@ -10,9 +10,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "cli/operand_parser.h"
 #include "kernels/cast.h"
 #include "oneflow_promote/convert.h"
-#include "cli/operand_parser.h"
 #include "oneflow_promote/dtype.h"
 #include "oneflow_promote/status_macros.h"
 

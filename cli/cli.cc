@@ -14,9 +14,9 @@
 #include "cli/cast_command.h"
 #include "cli/diff_command.h"
 #include "cli/operand_parser.h"
-#include "oneflow_promote/status_macros.h"
 #include "oneflow_promote/ops/op_rules.h"
 #include "oneflow_promote/sbp/sbp.h"
+#include "oneflow_promote/status_macros.h"
 
 namespace oneflow_promote::cli {
 namespace {

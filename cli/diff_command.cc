@@ -12,8 +12,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "cli/operand_parser.h"
-#include "oneflow_promote/status_macros.h"
 #include "oneflow_promote/promotion/policy.h"
+#include "oneflow_promote/status_macros.h"
 
 namespace oneflow_promote::cli {
 namespace {

@@ -10,9 +10,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "gtest/gtest.h"
 #include "cli/cli.h"
 #include "cli/diff_command.h"
+#include "gtest/gtest.h"
 
 namespace oneflow_promote::cli {
 namespace {

@@ -8,11 +8,11 @@
 
 #include <algorithm>
 
-#include "kernels/cuda_cast.h"
-#include "kernels/cuda_pack.h"
 #include "functional/internal/cuda_op_math.h"
 #include "functional/internal/cuda_ops.h"
 #include "functional/internal/op_math.h"
+#include "kernels/cuda_cast.h"
+#include "kernels/cuda_pack.h"
 
 namespace oneflow_promote::functional_internal {
 namespace {

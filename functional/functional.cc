@@ -11,10 +11,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "kernels/cast.h"
 #include "functional/op_kernels.h"
-#include "oneflow_promote/status_macros.h"
+#include "kernels/cast.h"
 #include "oneflow_promote/ops/tensor_processor.h"
+#include "oneflow_promote/status_macros.h"
 
 namespace oneflow_promote::functional {
 namespace {

@@ -9,8 +9,8 @@
 #include "functional/tensor.h"
 #include "oneflow_promote/c_api/c_api_status.h"
 #include "oneflow_promote/c_api/c_operands.h"
-#include "oneflow_promote/status_macros.h"
 #include "oneflow_promote/ops/op_rules.h"
+#include "oneflow_promote/status_macros.h"
 
 namespace oneflow_promote::functional {
 namespace {

@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "functional/internal/op_blocks.h"
 #include "gtest/gtest.h"
 #include "oneflow_promote/convert.h"
-#include "functional/internal/op_blocks.h"
 
 namespace oneflow_promote::functional {
 namespace {

@@ -20,11 +20,11 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "kernels/cast.h"
-#include "oneflow_promote/convert.h"
 #include "kernels/cpu_cast.h"
 #include "kernels/cuda_cast.h"
 #include "kernels/cuda_status.h"
 #include "kernels/parallel_for.h"
+#include "oneflow_promote/convert.h"
 #if ONEFLOW_PROMOTE_HAVE_CUDA
 #include "functional/internal/cuda_ops.h"
 #endif
@@ -574,7 +574,7 @@ absl::Status ReduceAll(Op op, const Tensor& input, Tensor& out, const ExecutionC
   if (in.is_cuda()) {
     return cast_internal::CudaStatus(
         functional_internal::CudaReduceAll(op, in.dtype(), in.data(), n, out.data(),
-                                         out.device().ordinal, context.cuda_stream),
+                                           out.device().ordinal, context.cuda_stream),
         "CUDA ", functional::OpName(op), " of ", Name(in.dtype()));
   }
   return VisitDType(in.dtype(), [&](auto tag) -> absl::Status {
@@ -615,7 +615,7 @@ absl::Status Cumsum(const Tensor& input, int64_t dim, Tensor& out,
   if (in.is_cuda()) {
     return cast_internal::CudaStatus(
         functional_internal::CudaCumsum(in.dtype(), in.data(), out.data(), outer, length, inner,
-                                      out.device().ordinal, context.cuda_stream),
+                                        out.device().ordinal, context.cuda_stream),
         "CUDA cumsum of ", Name(in.dtype()));
   }
   return VisitDType(in.dtype(), [&](auto tag) -> absl::Status {
@@ -658,8 +658,8 @@ absl::Status Dot(const Tensor& a, const Tensor& b, Tensor& out, const ExecutionC
   if (out.is_cuda()) {
     return cast_internal::CudaStatus(
         functional_internal::CudaDot(a.dtype(), a.data(), a.strides()[0], b.data(), b.strides()[0],
-                                   a.shape()[0], out.data(), out.device().ordinal,
-                                   context.cuda_stream),
+                                     a.shape()[0], out.data(), out.device().ordinal,
+                                     context.cuda_stream),
         "CUDA dot of ", Name(a.dtype()));
   }
   return VisitDType(a.dtype(), [&](auto tag) -> absl::Status {

@@ -11,8 +11,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "kernels/cast.h"
-#include "oneflow_promote/convert.h"
 #include "kernels/cuda_device.h"
+#include "oneflow_promote/convert.h"
 #include "oneflow_promote/status_macros.h"
 
 namespace oneflow_promote {

@@ -7,8 +7,8 @@
 
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "functional/tensor.h"
+#include "gtest/gtest.h"
 
 namespace oneflow_promote {
 namespace {

@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <new>
 
-#include "gtest/gtest.h"
 #include "functional/tensor.h"
+#include "gtest/gtest.h"
 
 // Counts heap allocations made while `g_counting` is set.
 namespace {

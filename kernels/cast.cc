@@ -10,10 +10,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "kernels/cuda_device.h"
 #include "kernels/cpu_cast.h"
-#include "kernels/parallel_for.h"
+#include "kernels/cuda_device.h"
 #include "kernels/internal/strided_layout.h"
+#include "kernels/parallel_for.h"
 #if ONEFLOW_PROMOTE_HAVE_CUDA
 #include "kernels/cuda_cast.h"
 #include "kernels/cuda_status.h"

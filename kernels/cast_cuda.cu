@@ -13,11 +13,11 @@
 #include <mutex>
 #include <vector>
 
-#include "oneflow_promote/convert.h"
 #include "kernels/cuda_cast.h"
 #include "kernels/cuda_pack.h"
 #include "kernels/internal/launch_plan.h"
 #include "kernels/internal/strided_layout.h"
+#include "oneflow_promote/convert.h"
 #include "oneflow_promote/dtype_enum.h"
 
 namespace oneflow_promote::cast_internal {

@@ -23,9 +23,9 @@
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "kernels/cast_test_util.h"
-#include "oneflow_promote/convert.h"
 #include "kernels/cpu_cast.h"
 #include "kernels/parallel_for.h"
+#include "oneflow_promote/convert.h"
 
 namespace oneflow_promote {
 namespace {

@@ -30,9 +30,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "cli/cli.h"
 #include "gtest/gtest.h"
 #include "kernels/cast.h"
-#include "cli/cli.h"
 #include "tests/cast_reference.h"
 #include "tests/torch_oracle.h"
 

@@ -20,10 +20,10 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "gtest/gtest.h"
-#include "oneflow_promote/convert.h"
-#include "kernels/cuda_device.h"
 #include "functional/functional.h"
+#include "gtest/gtest.h"
+#include "kernels/cuda_device.h"
+#include "oneflow_promote/convert.h"
 #include "tests/test_tensors.h"
 
 #if ONEFLOW_PROMOTE_HAVE_CUDA

@@ -16,10 +16,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "gtest/gtest.h"
-#include "oneflow_promote/convert.h"
-#include "kernels/cpu_cast.h"
 #include "functional/functional.h"
+#include "gtest/gtest.h"
+#include "kernels/cpu_cast.h"
+#include "oneflow_promote/convert.h"
 #include "tests/autotest/autotest.h"
 #include "tests/torch_kernel_gaps.h"
 #include "tests/torch_oracle.h"

@@ -11,8 +11,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "gtest/gtest.h"
 #include "cli/cli.h"
+#include "gtest/gtest.h"
 #include "oneflow_promote/dtype.h"
 
 namespace oneflow_promote::cli {

@@ -7,8 +7,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
-#include "gtest/gtest.h"
 #include "cli/cli.h"
+#include "gtest/gtest.h"
 
 namespace oneflow_promote::testing {
 

@@ -12,8 +12,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "gtest/gtest.h"
 #include "cli/cli.h"
+#include "gtest/gtest.h"
 #include "oneflow_promote/promotion/policy.h"
 #include "oneflow_promote/promotion/result_type.h"
 #include "tests/torch_oracle.h"

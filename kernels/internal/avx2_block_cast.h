@@ -30,9 +30,9 @@
 #include <limits>
 #include <type_traits>
 
-#include "oneflow_promote/convert.h"
-#include "kernels/internal/block_runner.h"
 #include "kernels/cpu_cast.h"
+#include "kernels/internal/block_runner.h"
+#include "oneflow_promote/convert.h"
 #include "oneflow_promote/numeric_types.h"
 
 namespace oneflow_promote::cast_internal::ONEFLOW_PROMOTE_CPU_TARGET {

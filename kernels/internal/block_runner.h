@@ -25,8 +25,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "oneflow_promote/convert.h"
 #include "kernels/cpu_cast.h"
+#include "oneflow_promote/convert.h"
 #include "oneflow_promote/numeric_types.h"
 
 namespace oneflow_promote::cast_internal::blocks {

@@ -11,12 +11,12 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "oneflow_promote/dtype.h"
 #include "oneflow_promote/c_api/c_api_status.h"
 #include "oneflow_promote/c_api/c_operands.h"
-#include "oneflow_promote/status_macros.h"
+#include "oneflow_promote/dtype.h"
 #include "oneflow_promote/promotion/policy.h"
 #include "oneflow_promote/promotion/result_type.h"
+#include "oneflow_promote/status_macros.h"
 
 namespace oneflow_promote::c_api_internal {
 namespace {

@@ -16,9 +16,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "oneflow_promote/status_macros.h"
 #include "oneflow_promote/ops/internal/op_checks.h"
 #include "oneflow_promote/promotion/policy.h"
+#include "oneflow_promote/status_macros.h"
 
 namespace oneflow_promote::ops {
 namespace {

@@ -139,7 +139,7 @@ absl::Span<const DType> PolicyDTypes(Policy policy) {
 }
 
 std::string promotion_internal::NoPromotionMessage(absl::string_view a, absl::string_view b,
-                                                bool float8, Policy policy) {
+                                                   bool float8, Policy policy) {
   switch (policy) {
     case Policy::kJax:
     case Policy::kJaxX32:

@@ -12,8 +12,8 @@
 #include "absl/strings/str_join.h"
 #include "fmt/format.h"
 #include "oneflow_promote/promotion/internal/result_type_steps.h"
-#include "oneflow_promote/status_macros.h"
 #include "oneflow_promote/promotion/internal/torch_buckets.h"
+#include "oneflow_promote/status_macros.h"
 
 namespace oneflow_promote {
 namespace promotion_internal {
@@ -34,14 +34,14 @@ std::string FormatInt128(absl::int128 value) {
 
 namespace {
 
+using promotion_internal::ChooseCombine;
+using promotion_internal::CombineChoice;
 using promotion_internal::FormatInt128;
 using promotion_internal::IntRange;
 using promotion_internal::OperandLabel;
 using promotion_internal::RangeOf;
 using promotion_internal::Trace;
 using promotion_internal::WithContext;
-using promotion_internal::ChooseCombine;
-using promotion_internal::CombineChoice;
 
 std::string FormatPyFloat(double value) {
   std::string text = fmt::format("{}", value);

@@ -8,8 +8,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "oneflow_promote/promotion/internal/result_type_steps.h"
-#include "oneflow_promote/status_macros.h"
 #include "oneflow_promote/promotion/policy.h"
+#include "oneflow_promote/status_macros.h"
 
 namespace oneflow_promote::promotion_internal {
 namespace {
@@ -164,11 +164,12 @@ absl::StatusOr<DType> WeakScalarResultType(absl::Span<const Operand> operands, P
     if (join < 0) {
       const bool float8 = (result.is_dtype() && IsFloat8(result.dtype())) ||
                           (node.is_dtype() && IsFloat8(node.dtype()));
-      return absl::InvalidArgumentError(absl::StrCat(
-          "cannot promote ", OperandLabel(operands, i), " with ", NodeName(result), " (",
-          i == 1 ? "operand 1" : absl::StrCat("the join of operands 1 to ", i), ") under the ",
-          PolicyName(policy), " policy: ",
-          promotion_internal::NoPromotionMessage(NodeName(result), NodeName(node), float8, policy)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot promote ", OperandLabel(operands, i), " with ", NodeName(result),
+                       " (", i == 1 ? "operand 1" : absl::StrCat("the join of operands 1 to ", i),
+                       ") under the ", PolicyName(policy), " policy: ",
+                       promotion_internal::NoPromotionMessage(NodeName(result), NodeName(node),
+                                                              float8, policy)));
     }
     TRACE(trace, "join(", NodeName(result), ", ", NodeName(node),
           ") = ", NodeName(Node::FromIndex(join)));

@@ -20,13 +20,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "gtest/gtest.h"
-#include "oneflow_promote/convert.h"
 #include "functional/functional.h"
 #include "functional/tensor.h"
-#include "oneflow_promote/status_macros.h"
+#include "gtest/gtest.h"
+#include "oneflow_promote/convert.h"
 #include "oneflow_promote/sbp/global_op.h"
 #include "oneflow_promote/sbp/sbp.h"
+#include "oneflow_promote/status_macros.h"
 
 namespace oneflow_promote::sbp {
 namespace {

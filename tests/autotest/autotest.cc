@@ -16,8 +16,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "oneflow_promote/convert.h"
 #include "functional/torch_tensor_traits.h"
+#include "oneflow_promote/convert.h"
 #include "tests/autotest/reproducer_support.h"
 #include "tests/torch_kernel_gaps.h"
 #include "tests/torch_oracle.h"

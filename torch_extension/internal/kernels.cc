@@ -24,10 +24,10 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "kernels/cast.h"
 #include "functional/functional.h"
 #include "functional/tensor.h"
 #include "functional/torch_tensor_traits.h"
+#include "kernels/cast.h"
 #include "torch_extension/internal/fast_path.h"
 
 namespace oneflow_promote::torch_extension {

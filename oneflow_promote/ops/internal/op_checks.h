@@ -16,8 +16,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "oneflow_promote/status_macros.h"
 #include "oneflow_promote/ops/op_rules.h"
+#include "oneflow_promote/status_macros.h"
 
 namespace oneflow_promote::ops::ops_internal {
 

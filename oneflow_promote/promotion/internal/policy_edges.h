@@ -104,7 +104,7 @@ inline constexpr Edge kJaxEdges[] = {
 // canonicalized to 32 bits (policy.h, CanonicalDType).
 inline constexpr std::array<Edge, std::size(kJaxEdges)> kJaxX32Edges =
     promotion_internal::WithEdgeReplaced(kJaxEdges, {DType::kUInt32, DType::kInt64},
-                                            {DType::kUInt32, DType::kInt32});
+                                         {DType::kUInt32, DType::kInt32});
 
 // The dtypes JAX has: all but complex32 and bcomplex32.
 [[nodiscard]] constexpr bool InJax(DType dtype) {

@@ -526,7 +526,7 @@ void BM_AddOurs(benchmark::State& state, CastPath path, bool mixed, int64_t n, b
   options.context.cpu_threads = Threads(all);
   const Tensor inputs[] = {mixed ? in.int8s : in.floats2, in.floats};
   for (auto _ : state) {
-    if (!functional::CallOut(functional::Op::kAdd, inputs, out, options).ok()) std::abort();
+    if (!functional::CallOut(ops::Op::kAdd, inputs, out, options).ok()) std::abort();
     benchmark::DoNotOptimize(out.data());
   }
   SetBytes(state, n * (mixed ? 9 : 12));

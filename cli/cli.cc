@@ -40,18 +40,18 @@ absl::StatusOr<std::vector<Operand>> ParseOperands(const std::vector<absl::strin
 // errors PyTorch would raise: elementwise operands that do not broadcast,
 // dot of vectors of different lengths. Operands of unstated extents
 // ("float32") fit anything.
-absl::Status CheckExplicitShapes(functional::Op op, const std::vector<absl::string_view>& words) {
+absl::Status CheckExplicitShapes(ops::Op op, const std::vector<absl::string_view>& words) {
   std::vector<std::vector<int64_t>> shapes;
   for (absl::string_view word : words) {
     if (std::optional<std::vector<int64_t>> shape = ExplicitShape(word)) {
       shapes.push_back(*std::move(shape));
     }
   }
-  using functional::Op;
-  if (KindOf(op) == functional::OpKind::kReduction || KindOf(op) == functional::OpKind::kScan) {
+  using ops::Op;
+  if (KindOf(op) == ops::OpKind::kReduction || KindOf(op) == ops::OpKind::kScan) {
     return absl::OkStatus();
   }
-  if (KindOf(op) == functional::OpKind::kContraction) {
+  if (KindOf(op) == ops::OpKind::kContraction) {
     if (shapes.size() == 2 && shapes[0].size() == 1 && shapes[1].size() == 1 &&
         shapes[0][0] != shapes[1][0]) {
       return absl::InvalidArgumentError(
@@ -62,7 +62,7 @@ absl::Status CheckExplicitShapes(functional::Op op, const std::vector<absl::stri
     return absl::OkStatus();
   }
   std::vector<absl::Span<const int64_t>> spans(shapes.begin(), shapes.end());
-  return functional::BroadcastShapes(spans).status();
+  return ops::BroadcastShapes(spans).status();
 }
 
 }  // namespace
@@ -139,16 +139,16 @@ absl::StatusOr<int> ApplyFlag(const std::vector<absl::string_view>& words, size_
 namespace {
 
 std::string CategoriesText(uint8_t categories) {
-  if (categories == functional::kAllCategories) return "all";
+  if (categories == ops::kAllCategories) return "all";
   std::vector<absl::string_view> names;
-  if (categories & functional::kBoolCategory) names.push_back("bool");
-  if (categories & functional::kIntegerCategories) names.push_back("integer");
-  if ((categories & functional::kFloatingCategory) == functional::kFloatingCategory) {
+  if (categories & ops::kBoolCategory) names.push_back("bool");
+  if (categories & ops::kIntegerCategories) names.push_back("integer");
+  if ((categories & ops::kFloatingCategory) == ops::kFloatingCategory) {
     names.push_back("floating");
-  } else if (categories & functional::kOtherFloatCategory) {
+  } else if (categories & ops::kOtherFloatCategory) {
     names.push_back("floating (no float16, bfloat16)");
   }
-  if (categories & functional::kComplexCategory) names.push_back("complex");
+  if (categories & ops::kComplexCategory) names.push_back("complex");
   return absl::StrJoin(names, ", ");
 }
 
@@ -159,18 +159,18 @@ std::string ScalarsText(uint8_t scalars) {
   }
   if (positions.empty()) return "";
   return absl::StrCat(absl::StrJoin(positions, ", "),
-                      (scalars & functional::kScalarsAlone) ? " (all at once too)" : "");
+                      (scalars & ops::kScalarsAlone) ? " (all at once too)" : "");
 }
 
-absl::string_view KindText(functional::OpKind kind) {
+absl::string_view KindText(ops::OpKind kind) {
   switch (kind) {
-    case functional::OpKind::kElementwise:
+    case ops::OpKind::kElementwise:
       return "elementwise";
-    case functional::OpKind::kReduction:
+    case ops::OpKind::kReduction:
       return "reduction";
-    case functional::OpKind::kScan:
+    case ops::OpKind::kScan:
       return "scan";
-    case functional::OpKind::kContraction:
+    case ops::OpKind::kContraction:
       return "contraction";
   }
   return "";
@@ -182,15 +182,15 @@ std::string OpsTableMarkdown() {
   std::vector<std::string> lines = {
       "| op | aliases | operands | kind | promotion | categories | Python scalars at | kernel |",
       "|---|---|---|---|---|---|---|---|"};
-  for (functional::Op op : functional::kAllOps) {
-    const functional::OpSpec& spec = functional::SpecOf(op);
+  for (ops::Op op : ops::kAllOps) {
+    const ops::OpSpec& spec = ops::SpecOf(op);
     std::vector<std::string> aliases;
     for (absl::string_view alias : absl::StrSplit(spec.aliases, ' ', absl::SkipEmpty())) {
       aliases.push_back(absl::StrCat("`", alias, "`"));
     }
     lines.push_back(absl::StrCat("| `", spec.name, "` | ", absl::StrJoin(aliases, " "), " | ",
                                  spec.arity, " | ", KindText(spec.kind), " | ",
-                                 functional::PromotionKindName(spec.promotion), " | ",
+                                 ops::PromotionKindName(spec.promotion), " | ",
                                  CategoriesText(spec.categories), " | ", ScalarsText(spec.scalars),
                                  " | ", spec.has_kernel ? "CPU, CUDA" : "", " |"));
   }
@@ -279,26 +279,24 @@ Answer RunInvocation(const std::vector<absl::string_view>& words, const Settings
       return Error(absl::InvalidArgumentError(
           "op follows PyTorch's operators: it takes --policy=torch only"));
     }
-    absl::StatusOr<functional::Op> op = functional::ParseOp(positional[1]);
+    absl::StatusOr<ops::Op> op = ops::ParseOp(positional[1]);
     if (!op.ok()) return Error(op.status());
     if (!settings.rounding_mode.empty()) {
-      if (*op != functional::Op::kDiv) {
+      if (*op != ops::Op::kDiv) {
         return Error(absl::InvalidArgumentError(
             absl::StrCat("--rounding-mode applies to div, not ", positional[1])));
       }
-      op =
-          settings.rounding_mode == "floor" ? functional::Op::kDivFloor : functional::Op::kDivTrunc;
+      op = settings.rounding_mode == "floor" ? ops::Op::kDivFloor : ops::Op::kDivTrunc;
     }
     absl::StatusOr<std::vector<Operand>> operands =
         ParseOperands({positional.begin() + 2, positional.end()});
     if (!operands.ok()) return Error(operands.status());
-    if (absl::Status signature =
-            functional::CheckPythonSignature(functional::RuleOf(*op), *operands);
+    if (absl::Status signature = ops::CheckPythonSignature(ops::RuleOf(*op), *operands);
         !signature.ok()) {
       return Error(signature);
     }
-    absl::StatusOr<functional::OpDTypes> dtypes =
-        functional::InferOpDTypes(*op, *operands, settings.options, settings.dtype);
+    absl::StatusOr<ops::OpDTypes> dtypes =
+        ops::InferOpDTypes(*op, *operands, settings.options, settings.dtype);
     if (!dtypes.ok()) return Error(dtypes.status());
     if (absl::Status shapes = CheckExplicitShapes(*op, {positional.begin() + 2, positional.end()});
         !shapes.ok()) {

@@ -23,7 +23,7 @@ using cast_internal::DeviceConvert;
 using cast_internal::LoadPack;
 using cast_internal::Pack;
 using cast_internal::StorePack;
-using functional::Op;
+using ops::Op;
 using namespace functional_internal;  // NOLINT: the element functions
 
 CudaResult Result(cudaError_t status) {
@@ -303,12 +303,12 @@ KernelFn KernelFor(DType compute) {
 
 KernelFn SelectKernel(Op op, DType compute) {
   switch (op) {
-#define ONEFLOW_PROMOTE_OP_KERNEL(e, spec)        \
-  case Op::e:                                     \
-    if constexpr (functional::HasKernel(Op::e)) { \
-      return KernelFor<Op::e>(compute);           \
-    } else {                                      \
-      return {};                                  \
+#define ONEFLOW_PROMOTE_OP_KERNEL(e, spec) \
+  case Op::e:                              \
+    if constexpr (ops::HasKernel(Op::e)) { \
+      return KernelFor<Op::e>(compute);    \
+    } else {                               \
+      return {};                           \
     }
     ONEFLOW_PROMOTE_FOR_EACH_OP(ONEFLOW_PROMOTE_OP_KERNEL)
 #undef ONEFLOW_PROMOTE_OP_KERNEL

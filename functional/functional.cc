@@ -32,13 +32,13 @@ absl::StatusOr<absl::InlinedVector<Tensor, 3>> CastAll(absl::Span<const Tensor> 
 
 // The device a call runs on: its tensors' (wrapped numbers and other single
 // host elements go along as scalars), or an error naming two devices.
-absl::StatusOr<Device> CallDevice(Op op, absl::Span<const Tensor> inputs) {
+absl::StatusOr<Device> CallDevice(ops::Op op, absl::Span<const Tensor> inputs) {
   const Tensor* cuda = nullptr;
   bool host_tensor = false;
   for (const Tensor& input : inputs) {
     if (input.is_cuda()) {
       if (cuda != nullptr && cuda->device().ordinal != input.device().ordinal) {
-        return Invalid(absl::StrCat(OpName(op),
+        return Invalid(absl::StrCat(ops::OpName(op),
                                     "(): expected all tensors to be on the same device, "
                                     "but found cuda:",
                                     cuda->device().ordinal, " and cuda:", input.device().ordinal));
@@ -50,7 +50,7 @@ absl::StatusOr<Device> CallDevice(Op op, absl::Span<const Tensor> inputs) {
   }
   if (cuda == nullptr) return Device::Cpu();
   if (host_tensor) {
-    return Invalid(absl::StrCat(OpName(op),
+    return Invalid(absl::StrCat(ops::OpName(op),
                                 "(): expected all tensors to be on the same device, "
                                 "but found cuda:",
                                 cuda->device().ordinal, " and cpu"));
@@ -67,12 +67,12 @@ bool WritesDirectly(const Tensor* destination, DType dtype, absl::Span<const int
          destination->device().ordinal == device.ordinal;
 }
 
-absl::StatusOr<Tensor> RunElementwise(Op op, absl::Span<const Tensor> inputs,
-                                      const OpDTypes& dtypes, const OpOptions& options,
+absl::StatusOr<Tensor> RunElementwise(ops::Op op, absl::Span<const Tensor> inputs,
+                                      const ops::OpDTypes& dtypes, const OpOptions& options,
                                       const Device& device, const Tensor* destination) {
   absl::InlinedVector<absl::Span<const int64_t>, 3> shapes;
   for (const Tensor& input : inputs) shapes.push_back(input.shape());
-  ASSIGN_OR_RETURN(std::vector<int64_t> shape, BroadcastShapes(shapes));
+  ASSIGN_OR_RETURN(std::vector<int64_t> shape, ops::BroadcastShapes(shapes));
   ASSIGN_OR_RETURN(Tensor out, WritesDirectly(destination, dtypes.result, shape, device)
                                    ? *destination
                                    : Tensor::Empty(dtypes.result, shape, device));
@@ -83,7 +83,7 @@ absl::StatusOr<Tensor> RunElementwise(Op op, absl::Span<const Tensor> inputs,
   const bool fusable =
       device.kind == Device::Kind::kCuda || op_kernels::CanFuseCasts(inputs, shape);
   if (options.cast_path == CastPath::kFused && !fusable) {
-    return Invalid(absl::StrCat(OpName(op),
+    return Invalid(absl::StrCat(ops::OpName(op),
                                 ": cannot fuse casts into the kernel for these operands (each "
                                 "must be contiguous with the result's shape, or one element)"));
   }
@@ -95,7 +95,7 @@ absl::StatusOr<Tensor> RunElementwise(Op op, absl::Span<const Tensor> inputs,
   // dtype, except single elements (Python scalars), which the kernel
   // converts as on the fused path: mul and division of narrow floats take a
   // single-element operand unrounded, as PyTorch 2.15 does.
-  const size_t first_value = op == Op::kWhere ? 1 : 0;
+  const size_t first_value = op == ops::Op::kWhere ? 1 : 0;
   absl::InlinedVector<Tensor, 3> to_cast;
   for (size_t i = first_value; i < inputs.size(); ++i) {
     if (inputs[i].numel() != 1) to_cast.push_back(inputs[i]);
@@ -139,7 +139,7 @@ MemoryExtent ExtentOf(const Tensor& t) {
 // element size, shape and strides: the kernels read each element before
 // writing that element), or share no memory with it. Anything between
 // would read elements already overwritten.
-absl::Status CheckNoPartialOverlap(Op op, const Tensor& written, absl::string_view role,
+absl::Status CheckNoPartialOverlap(ops::Op op, const Tensor& written, absl::string_view role,
                                    absl::Span<const Tensor> inputs) {
   if (!written.defined()) return absl::OkStatus();  // Run reports it
   const MemoryExtent out = ExtentOf(written);
@@ -154,8 +154,8 @@ absl::Status CheckNoPartialOverlap(Op op, const Tensor& written, absl::string_vi
       continue;
     }
     return Invalid(absl::StrCat(
-        OpName(op), "(): ", role, " (", written.Describe(), ") partially overlaps operand ", i + 1,
-        " (", input.Describe(),
+        ops::OpName(op), "(): ", role, " (", written.Describe(), ") partially overlaps operand ",
+        i + 1, " (", input.Describe(),
         "): some elements of the input tensor and the written-to tensor "
         "refer to a single memory location. Please clone() the tensor before performing the "
         "operation."));
@@ -184,7 +184,7 @@ absl::Status WriteInto(const Tensor& result, Tensor& destination, absl::string_v
     return absl::UnimplementedError(
         absl::StrCat(role, " must be contiguous; got ", destination.Describe()));
   }
-  RETURN_IF_ERROR(CheckCanCastToOutput(result.dtype(), destination.dtype()));
+  RETURN_IF_ERROR(ops::CheckCanCastToOutput(result.dtype(), destination.dtype()));
   return CastElements(result.data(), result.dtype(), destination.data(), destination.dtype(),
                       result.numel(), WithContext(destination.device(), context));
 }
@@ -239,15 +239,16 @@ bool Converts(const AlphaType& type, double value) {
 
 }  // namespace
 
-absl::StatusOr<Operand> KernelAlpha(Op op, DType compute, const Operand& alpha,
+absl::StatusOr<Operand> KernelAlpha(ops::Op op, DType compute, const Operand& alpha,
                                     const Device& device) {
-  if (op != Op::kAdd && op != Op::kSub) {
-    return Invalid(absl::StrCat(OpName(op), "() takes no alpha"));
+  if (op != ops::Op::kAdd && op != ops::Op::kSub) {
+    return Invalid(absl::StrCat(ops::OpName(op), "() takes no alpha"));
   }
-  if (!alpha.is_scalar()) return Invalid(absl::StrCat(OpName(op), "(): alpha must be a number"));
-  RETURN_IF_ERROR(CheckAlpha(compute, alpha));
+  if (!alpha.is_scalar())
+    return Invalid(absl::StrCat(ops::OpName(op), "(): alpha must be a number"));
+  RETURN_IF_ERROR(ops::CheckAlpha(compute, alpha));
   Operand value = alpha;
-  if (op == Op::kSub) {
+  if (op == ops::Op::kSub) {
     switch (alpha.kind()) {
       case Operand::Kind::kPyInt:
         value = Operand::PyInt(-alpha.int_value());
@@ -258,7 +259,7 @@ absl::StatusOr<Operand> KernelAlpha(Op op, DType compute, const Operand& alpha,
       case Operand::Kind::kPyComplex:
         value = Operand::PyComplex({-alpha.real_value(), -alpha.imag_value()});
         break;
-      case Operand::Kind::kPyBool:  // CheckAlpha allows it for bool, which sub refuses
+      case Operand::Kind::kPyBool:  // ops::CheckAlpha allows it for bool, which sub refuses
       case Operand::Kind::kTensor:
         return Invalid(absl::StrCat("sub(): alpha ", alpha.Describe(), " cannot be negated"));
     }
@@ -281,24 +282,25 @@ absl::StatusOr<Operand> KernelAlpha(Op op, DType compute, const Operand& alpha,
 namespace {
 
 // Run once the dtypes are decided.
-absl::StatusOr<Tensor> RunWithDTypes(Op op, absl::Span<const Tensor> inputs, const OpDTypes& dtypes,
-                                     const OpOptions& options, const Tensor* destination) {
-  if (!HasKernel(op)) {
+absl::StatusOr<Tensor> RunWithDTypes(ops::Op op, absl::Span<const Tensor> inputs,
+                                     const ops::OpDTypes& dtypes, const OpOptions& options,
+                                     const Tensor* destination) {
+  if (!ops::HasKernel(op)) {
     return absl::UnimplementedError(
-        absl::StrCat(OpName(op),
-                     " has a dtype rule but no kernel in this library; InferOpDTypes and "
+        absl::StrCat(ops::OpName(op),
+                     " has a dtype rule but no kernel in this library; ops::InferOpDTypes and "
                      "TensorProcessor decide its dtypes for a framework's own kernel"));
   }
   ASSIGN_OR_RETURN(Device place, CallDevice(op, inputs));
   // Results are allocated in the order of the call's stream.
   const Device device = WithContext(place, options.context);
 
-  switch (KindOf(op)) {
-    case OpKind::kReduction:
-    case OpKind::kScan: {
+  switch (ops::KindOf(op)) {
+    case ops::OpKind::kReduction:
+    case ops::OpKind::kScan: {
       ASSIGN_OR_RETURN(auto cast, CastAll(inputs, dtypes.compute, options));
       const Tensor& x = cast[0];
-      if (KindOf(op) == OpKind::kReduction) {
+      if (ops::KindOf(op) == ops::OpKind::kReduction) {
         ASSIGN_OR_RETURN(Tensor out, Tensor::Empty(dtypes.result, {}, device));
         RETURN_IF_ERROR(op_kernels::ReduceAll(op, x, out, options.context));
         return out;
@@ -314,16 +316,16 @@ absl::StatusOr<Tensor> RunWithDTypes(Op op, absl::Span<const Tensor> inputs, con
       RETURN_IF_ERROR(op_kernels::Cumsum(x, dim, out, options.context));
       return out;
     }
-    case OpKind::kContraction: {
+    case ops::OpKind::kContraction: {
       ASSIGN_OR_RETURN(Tensor out, Tensor::Empty(dtypes.result, {}, device));
       RETURN_IF_ERROR(op_kernels::Dot(inputs[0], inputs[1], out, options.context));
       return out;
     }
-    case OpKind::kElementwise: {
+    case ops::OpKind::kElementwise: {
       if (destination != nullptr) {
         // Checked before the kernel runs, so a refused in-place op leaves
         // its tensor untouched.
-        RETURN_IF_ERROR(CheckCanCastToOutput(dtypes.result, destination->dtype()));
+        RETURN_IF_ERROR(ops::CheckCanCastToOutput(dtypes.result, destination->dtype()));
       }
       if (!options.alpha.has_value()) {
         return RunElementwise(op, inputs, dtypes, options, device, destination);
@@ -332,7 +334,7 @@ absl::StatusOr<Tensor> RunWithDTypes(Op op, absl::Span<const Tensor> inputs, con
                        KernelAlpha(op, dtypes.compute, *options.alpha, device));
       absl::InlinedVector<Tensor, 3> scaled(inputs.begin(), inputs.end());
       scaled.push_back(Tensor::WrappedNumber(alpha));
-      return RunElementwise(Op::kAdd, scaled, dtypes, options, device, destination);
+      return RunElementwise(ops::Op::kAdd, scaled, dtypes, options, device, destination);
     }
   }
   return absl::InternalError("invalid op kind");
@@ -340,42 +342,43 @@ absl::StatusOr<Tensor> RunWithDTypes(Op op, absl::Span<const Tensor> inputs, con
 
 // Call, writing elementwise results straight into `destination` where it
 // fits (see WritesDirectly); the caller checks what it gets back.
-absl::StatusOr<Tensor> Run(Op op, absl::Span<const Tensor> inputs, const OpOptions& options,
+absl::StatusOr<Tensor> Run(ops::Op op, absl::Span<const Tensor> inputs, const OpOptions& options,
                            const Tensor* destination) {
   RETURN_IF_ERROR(CheckThreads(options));
   absl::InlinedVector<Operand, 3> operands;
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!inputs[i].defined()) {
-      return Invalid(absl::StrCat(OpName(op), "(): operand ", i + 1, " is an undefined tensor"));
+      return Invalid(
+          absl::StrCat(ops::OpName(op), "(): operand ", i + 1, " is an undefined tensor"));
     }
     operands.push_back(inputs[i].AsOperand());
   }
-  ASSIGN_OR_RETURN(OpDTypes dtypes, InferOpDTypes(op, operands, options.promotion));
+  ASSIGN_OR_RETURN(ops::OpDTypes dtypes, ops::InferOpDTypes(op, operands, options.promotion));
   return RunWithDTypes(op, inputs, dtypes, options, destination);
 }
 
 }  // namespace
 
-absl::StatusOr<Tensor> Call(Op op, absl::Span<const Tensor> inputs, const OpOptions& options) {
+absl::StatusOr<Tensor> Call(ops::Op op, absl::Span<const Tensor> inputs, const OpOptions& options) {
   return Run(op, inputs, options, nullptr);
 }
 
-absl::Status CallOut(Op op, absl::Span<const Tensor> inputs, Tensor& out,
+absl::Status CallOut(ops::Op op, absl::Span<const Tensor> inputs, Tensor& out,
                      const OpOptions& options) {
   RETURN_IF_ERROR(CheckNoPartialOverlap(op, out, "out=", inputs));
   ASSIGN_OR_RETURN(Tensor result, Run(op, inputs, options, &out));
   return WriteInto(result, out, "out=", options.context);
 }
 
-absl::Status CallOutWithDTypes(Op op, absl::Span<const Tensor> inputs, const OpDTypes& dtypes,
-                               Tensor& out, const OpOptions& options) {
+absl::Status CallOutWithDTypes(ops::Op op, absl::Span<const Tensor> inputs,
+                               const ops::OpDTypes& dtypes, Tensor& out, const OpOptions& options) {
   RETURN_IF_ERROR(CheckThreads(options));
   RETURN_IF_ERROR(CheckNoPartialOverlap(op, out, "out=", inputs));
   ASSIGN_OR_RETURN(Tensor result, RunWithDTypes(op, inputs, dtypes, options, &out));
   return WriteInto(result, out, "out=", options.context);
 }
 
-absl::Status CallInPlace(Op op, Tensor& self, absl::Span<const Tensor> others,
+absl::Status CallInPlace(ops::Op op, Tensor& self, absl::Span<const Tensor> others,
                          const OpOptions& options) {
   absl::InlinedVector<Tensor, 3> inputs = {self};
   inputs.insert(inputs.end(), others.begin(), others.end());

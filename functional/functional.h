@@ -50,7 +50,7 @@ struct OpOptions {
 // Errors: the op rules' (PyTorch's messages), shapes that do not broadcast,
 // integer division by zero, and a kFused request on operands that cannot
 // be fused.
-[[nodiscard]] absl::StatusOr<Tensor> Call(Op op, absl::Span<const Tensor> inputs,
+[[nodiscard]] absl::StatusOr<Tensor> Call(ops::Op op, absl::Span<const Tensor> inputs,
                                           const OpOptions& options = {});
 
 // alpha of add or sub as the add kernel takes it on `device`: checked as
@@ -58,27 +58,27 @@ struct OpOptions {
 // cannot be converted to type int8_t without overflow"), and for sub
 // negated in its own type, as PyTorch's sub runs add with -alpha (so that
 // a real alpha keeps a +0 imaginary part).
-[[nodiscard]] absl::StatusOr<Operand> KernelAlpha(Op op, DType compute, const Operand& alpha,
+[[nodiscard]] absl::StatusOr<Operand> KernelAlpha(ops::Op op, DType compute, const Operand& alpha,
                                                   const Device& device);
 
 // out=: computes as Call does, then writes into `out`, which must have the
 // result's shape and a dtype the result can be cast to (c10::canCast:
 // "result type float32 can't be cast to the desired output type int64").
-[[nodiscard]] absl::Status CallOut(Op op, absl::Span<const Tensor> inputs, Tensor& out,
+[[nodiscard]] absl::Status CallOut(ops::Op op, absl::Span<const Tensor> inputs, Tensor& out,
                                    const OpOptions& options = {});
 
 // CallOut for a caller that has inferred the dtypes already, as an adapter
 // does that needs them to allocate `out` (the PyTorch extension): the same
 // work, without inferring them a second time. `dtypes` must be
 // InferOpDTypes(op, the inputs' operands, options.promotion).
-[[nodiscard]] absl::Status CallOutWithDTypes(Op op, absl::Span<const Tensor> inputs,
-                                             const OpDTypes& dtypes, Tensor& out,
+[[nodiscard]] absl::Status CallOutWithDTypes(ops::Op op, absl::Span<const Tensor> inputs,
+                                             const ops::OpDTypes& dtypes, Tensor& out,
                                              const OpOptions& options = {});
 
 // In place (self.add_(other)): computes op(self, others...) in the promoted
 // dtype and writes the result back into `self`, under the same can-cast
 // rule; the result must have self's shape.
-[[nodiscard]] absl::Status CallInPlace(Op op, Tensor& self, absl::Span<const Tensor> others,
+[[nodiscard]] absl::Status CallInPlace(ops::Op op, Tensor& self, absl::Span<const Tensor> others,
                                        const OpOptions& options = {});
 
 // The named forms of Call. div is true division; DivFloor and DivTrunc are
@@ -87,12 +87,12 @@ struct OpOptions {
   [[nodiscard]] inline absl::StatusOr<Tensor> Function(const Tensor& a, const Tensor& b, \
                                                        const OpOptions& options = {}) {  \
     const Tensor inputs[] = {a, b};                                                      \
-    return Call(Op::e, inputs, options);                                                 \
+    return Call(ops::Op::e, inputs, options);                                            \
   }
 #define ONEFLOW_PROMOTE_UNARY_FUNCTION(Function, e)                                     \
   [[nodiscard]] inline absl::StatusOr<Tensor> Function(const Tensor& a,                 \
                                                        const OpOptions& options = {}) { \
-    return Call(Op::e, absl::MakeConstSpan(&a, 1), options);                            \
+    return Call(ops::Op::e, absl::MakeConstSpan(&a, 1), options);                       \
   }
 ONEFLOW_PROMOTE_BINARY_FUNCTION(Add, kAdd)
 ONEFLOW_PROMOTE_BINARY_FUNCTION(Sub, kSub)
@@ -132,14 +132,14 @@ ONEFLOW_PROMOTE_UNARY_FUNCTION(Sqrt, kSqrt)
 [[nodiscard]] inline absl::StatusOr<Tensor> Cumsum(const Tensor& a, int64_t dim,
                                                    OpOptions options = {}) {
   options.dim = dim;
-  return Call(Op::kCumsum, absl::MakeConstSpan(&a, 1), options);
+  return Call(ops::Op::kCumsum, absl::MakeConstSpan(&a, 1), options);
 }
 
 // where(condition, self, other).
 [[nodiscard]] inline absl::StatusOr<Tensor> Where(const Tensor& condition, const Tensor& a,
                                                   const Tensor& b, const OpOptions& options = {}) {
   const Tensor inputs[] = {condition, a, b};
-  return Call(Op::kWhere, inputs, options);
+  return Call(ops::Op::kWhere, inputs, options);
 }
 
 }  // namespace oneflow_promote::functional

@@ -22,8 +22,8 @@ absl::Status BinaryOp(const char* name, const void* a, int a_dtype, const void* 
   using c_api_internal::ArgumentError;
   using c_api_internal::DTypeFromCode;
   RETURN_IF_ERROR(c_api_internal::NotNull(name, "the op name"));
-  ASSIGN_OR_RETURN(Op op, ParseOp(name));
-  if (OpArity(op) != 2) {
+  ASSIGN_OR_RETURN(ops::Op op, ops::ParseOp(name));
+  if (ops::OpArity(op) != 2) {
     return absl::InvalidArgumentError(absl::StrCat("op '", name, "' is not a binary op"));
   }
   if (cast_path < 0 || cast_path > 2) {
@@ -55,10 +55,10 @@ absl::Status OpDTypesFromC(const char* name, const oneflow_promote_operand* oper
   if (compute_dtype == nullptr || result_dtype == nullptr) {
     return absl::InvalidArgumentError("a result pointer is null");
   }
-  ASSIGN_OR_RETURN(Op op, ParseOp(name));
+  ASSIGN_OR_RETURN(ops::Op op, ops::ParseOp(name));
   ASSIGN_OR_RETURN(PromotionOptions options, c_api_internal::OptionsFromC(default_dtype));
   ASSIGN_OR_RETURN(std::vector<Operand> ops, c_api_internal::OperandsFromC(operands, count));
-  ASSIGN_OR_RETURN(OpDTypes dtypes, InferOpDTypes(op, ops, options));
+  ASSIGN_OR_RETURN(ops::OpDTypes dtypes, ops::InferOpDTypes(op, ops, options));
   *compute_dtype = Index(dtypes.compute);
   *result_dtype = Index(dtypes.result);
   return absl::OkStatus();

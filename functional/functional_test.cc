@@ -47,18 +47,18 @@ Tensor Wrapped(double v) { return Tensor::WrappedNumber(Operand::PyFloat(v)); }
 
 // The op on both CPU cast paths, which must agree byte for byte; returns
 // the first.
-Tensor RunBoth(Op op, std::vector<Tensor> inputs) {
+Tensor RunBoth(ops::Op op, std::vector<Tensor> inputs) {
   OpOptions fused, materialized;
   fused.cast_path = CastPath::kFused;
   materialized.cast_path = CastPath::kMaterialized;
   const absl::StatusOr<Tensor> a = Call(op, inputs, fused);
   const absl::StatusOr<Tensor> b = Call(op, inputs, materialized);
-  EXPECT_TRUE(a.ok()) << OpName(op) << ": " << a.status();
-  EXPECT_TRUE(b.ok()) << OpName(op) << ": " << b.status();
+  EXPECT_TRUE(a.ok()) << ops::OpName(op) << ": " << a.status();
+  EXPECT_TRUE(b.ok()) << ops::OpName(op) << ": " << b.status();
   if (!a.ok() || !b.ok()) return *Tensor::Empty(DType::kBool, {0});
   EXPECT_EQ(a->dtype(), b->dtype());
   EXPECT_EQ(std::memcmp(a->data(), b->data(), a->numel() * ItemSize(a->dtype())), 0)
-      << OpName(op) << ": the fused and materialized paths differ";
+      << ops::OpName(op) << ": the fused and materialized paths differ";
   return *a;
 }
 
@@ -81,22 +81,22 @@ std::vector<uint8_t> Bits(const Tensor& t) {
 TEST(FunctionalNewDTypes, EveryCaseTheRulesAcceptComputes) {
   const auto ones = [](DType d) { return *Of<double>({1, 1, 1}).To(d); };
   int computed = 0;
-  for (Op op : kKernelOps) {
+  for (ops::Op op : ops::kKernelOps) {
     for (DType a : kAllDTypes) {
       for (DType b : kAllDTypes) {
-        if (OpArity(op) == 1 && b != a) continue;
+        if (ops::OpArity(op) == 1 && b != a) continue;
         std::vector<Tensor> inputs = {ones(a)};
-        if (OpArity(op) >= 2) inputs.push_back(ones(b));
-        if (op == Op::kWhere) inputs.insert(inputs.begin(), ones(DType::kBool));
+        if (ops::OpArity(op) >= 2) inputs.push_back(ones(b));
+        if (op == ops::Op::kWhere) inputs.insert(inputs.begin(), ones(DType::kBool));
         std::vector<Operand> operands;
         for (const Tensor& t : inputs) operands.push_back(t.AsOperand());
-        const absl::StatusOr<OpDTypes> dtypes = InferOpDTypes(op, operands);
+        const absl::StatusOr<ops::OpDTypes> dtypes = ops::InferOpDTypes(op, operands);
         if (!dtypes.ok()) continue;
         for (CastPath path : {CastPath::kFused, CastPath::kMaterialized}) {
           OpOptions options;
           options.cast_path = path;
           const absl::StatusOr<Tensor> out = Call(op, inputs, options);
-          const std::string call = absl::StrCat(OpName(op), "(", Name(a), ", ", Name(b), ")");
+          const std::string call = absl::StrCat(ops::OpName(op), "(", Name(a), ", ", Name(b), ")");
           ASSERT_TRUE(out.ok()) << call << ": " << out.status();
           EXPECT_EQ(out->dtype(), dtypes->result) << call;
           ++computed;
@@ -117,20 +117,20 @@ TEST(FunctionalCallOutWithDTypes, WritesWhatCallOutWrites) {
     return *Tensor::FromValues<double>(v, {n})->To(d);
   };
   int compared = 0;
-  for (Op op : kKernelOps) {
-    if (op == Op::kDot || OpArity(op) == 1) continue;
+  for (ops::Op op : ops::kKernelOps) {
+    if (op == ops::Op::kDot || ops::OpArity(op) == 1) continue;
     for (DType a : kAllDTypes) {
       for (DType b : kAllDTypes) {
         std::vector<Tensor> inputs = {*values(a, 6).AsStrided({2, 3}, {3, 1}, 0), values(b, 3)};
         // Rows [1, 2, 3] and [4, 1, 2] against [1, 2, 3]: ties and differences.
-        if (op == Op::kWhere) inputs.insert(inputs.begin(), values(DType::kBool, 3));
+        if (op == ops::Op::kWhere) inputs.insert(inputs.begin(), values(DType::kBool, 3));
         std::vector<Operand> operands;
         for (const Tensor& t : inputs) operands.push_back(t.AsOperand());
-        const absl::StatusOr<OpDTypes> dtypes = InferOpDTypes(op, operands);
+        const absl::StatusOr<ops::OpDTypes> dtypes = ops::InferOpDTypes(op, operands);
         if (!dtypes.ok()) continue;
         Tensor expected = *Tensor::Zeros(dtypes->result, {2, 3});
         Tensor got = *Tensor::Zeros(dtypes->result, {2, 3});
-        const std::string call = absl::StrCat(OpName(op), "(", Name(a), ", ", Name(b), ")");
+        const std::string call = absl::StrCat(ops::OpName(op), "(", Name(a), ", ", Name(b), ")");
         ASSERT_TRUE(CallOut(op, inputs, expected).ok()) << call;
         ASSERT_TRUE(CallOutWithDTypes(op, inputs, *dtypes, got).ok()) << call;
         EXPECT_EQ(std::memcmp(expected.data(), got.data(), 6 * ItemSize(dtypes->result)), 0)
@@ -144,8 +144,8 @@ TEST(FunctionalCallOutWithDTypes, WritesWhatCallOutWrites) {
   negative.context.cpu_threads = -1;
   const Tensor inputs[] = {values(DType::kFloat32, 3), values(DType::kFloat32, 3)};
   Tensor out = *Tensor::Zeros(DType::kFloat32, {3});
-  const OpDTypes float32 = {DType::kFloat32, DType::kFloat32, DType::kFloat32};
-  EXPECT_EQ(CallOutWithDTypes(Op::kAdd, inputs, float32, out, negative).code(),
+  const ops::OpDTypes float32 = {DType::kFloat32, DType::kFloat32, DType::kFloat32};
+  EXPECT_EQ(CallOutWithDTypes(ops::Op::kAdd, inputs, float32, out, negative).code(),
             absl::StatusCode::kInvalidArgument);
 }
 
@@ -157,8 +157,8 @@ TEST(FunctionalAvx2Blocks, EqualTheBaselineBitForBit) {
   for (int i = 0; i < 67; ++i) values.push_back((i % 13 - 6) * 0.75 + (i % 5 == 0 ? 1e-3 : 0));
   const Tensor base = *Tensor::FromValues<double>(values, {67});
   int compared = 0;
-  for (Op op : kKernelOps) {
-    if (OpArity(op) != 2 || op == Op::kDot) continue;
+  for (ops::Op op : ops::kKernelOps) {
+    if (ops::OpArity(op) != 2 || op == ops::Op::kDot) continue;
     for (DType a : kAllDTypes) {
       for (DType b : kAllDTypes) {
         const Tensor x = *base.To(a);
@@ -176,7 +176,7 @@ TEST(FunctionalAvx2Blocks, EqualTheBaselineBitForBit) {
           EXPECT_EQ(
               std::memcmp(baseline->data(), fast->data(), fast->numel() * ItemSize(fast->dtype())),
               0)
-              << OpName(op) << "(" << Name(a) << ", " << Name(b) << ")";
+              << ops::OpName(op) << "(" << Name(a) << ", " << Name(b) << ")";
           ++compared;
         }
       }
@@ -187,53 +187,58 @@ TEST(FunctionalAvx2Blocks, EqualTheBaselineBitForBit) {
 
 TEST(FunctionalNewDTypes, UnsignedWhereTorchHasKernels) {
   const Tensor a = Of<uint64_t>({kTop + 3, ~uint64_t{0}, 12345678901234567890u});
-  EXPECT_EQ(Values<uint64_t>(RunBoth(Op::kMul, {a, Of<uint64_t>({3, 2, 7})})),
+  EXPECT_EQ(Values<uint64_t>(RunBoth(ops::Op::kMul, {a, Of<uint64_t>({3, 2, 7})})),
             (std::vector<uint64_t>{kTop + 9, ~uint64_t{0} - 1, 12632776013803768766u}));
-  EXPECT_EQ(Values<bool>(RunBoth(Op::kEq, {a, Of<uint64_t>({kTop + 3, 1, 12345678901234567890u})})),
-            (std::vector<bool>{true, false, true}));
+  EXPECT_EQ(
+      Values<bool>(RunBoth(ops::Op::kEq, {a, Of<uint64_t>({kTop + 3, 1, 12345678901234567890u})})),
+      (std::vector<bool>{true, false, true}));
   const Tensor x = Of<uint64_t>({kTop, 1}), y = Of<uint64_t>({1, ~uint64_t{0}});
-  EXPECT_EQ(Values<uint64_t>(RunBoth(Op::kMaximum, {x, y})),
+  EXPECT_EQ(Values<uint64_t>(RunBoth(ops::Op::kMaximum, {x, y})),
             (std::vector<uint64_t>{kTop, ~uint64_t{0}}));
-  EXPECT_EQ(Values<uint64_t>(RunBoth(Op::kMinimum, {x, y})), (std::vector<uint64_t>{1, 1}));
-  EXPECT_EQ(Values<uint32_t>(RunBoth(
-                Op::kBitwiseXor, {Of<uint32_t>({0xF0F0F0F0u, 7}), Of<uint32_t>({0xFFFFFFFFu, 1})})),
+  EXPECT_EQ(Values<uint64_t>(RunBoth(ops::Op::kMinimum, {x, y})), (std::vector<uint64_t>{1, 1}));
+  EXPECT_EQ(Values<uint32_t>(RunBoth(ops::Op::kBitwiseXor, {Of<uint32_t>({0xF0F0F0F0u, 7}),
+                                                            Of<uint32_t>({0xFFFFFFFFu, 1})})),
             (std::vector<uint32_t>{252645135u, 6}));
   // Reductions accumulate in int64: uint64 values above 2^63 wrap there.
   EXPECT_EQ(Values<int64_t>(*Sum(Of<uint64_t>({kTop + 1, kTop, 5}))), std::vector<int64_t>{6});
   EXPECT_EQ(Values<int64_t>(*Cumsum(Of<uint32_t>({4000000000u, 4000000000u, 1}), 0)),
             (std::vector<int64_t>{4000000000, 8000000000, 8000000001}));
   EXPECT_EQ(Values<int64_t>(*Prod(Of<uint16_t>({65535, 3}))), std::vector<int64_t>{196605});
-  EXPECT_EQ(Values<uint64_t>(RunBoth(Op::kWhere, {Bools({true, false}), x, y})),
+  EXPECT_EQ(Values<uint64_t>(RunBoth(ops::Op::kWhere, {Bools({true, false}), x, y})),
             (std::vector<uint64_t>{kTop, ~uint64_t{0}}));
 }
 
 // PyTorch 2.15 has no CPU kernel for these: exact unsigned arithmetic.
 TEST(FunctionalNewDTypes, UnsignedWhereTorchHasNoKernel) {
-  EXPECT_EQ(Values<uint64_t>(
-                RunBoth(Op::kAdd, {Of<uint64_t>({~uint64_t{0}, kTop}), Of<uint64_t>({2, kTop})})),
+  EXPECT_EQ(Values<uint64_t>(RunBoth(
+                ops::Op::kAdd, {Of<uint64_t>({~uint64_t{0}, kTop}), Of<uint64_t>({2, kTop})})),
             (std::vector<uint64_t>{1, 0}));
-  EXPECT_EQ(Values<uint16_t>(RunBoth(Op::kSub, {Of<uint16_t>({1, 0}), Of<uint16_t>({2, 65535})})),
-            (std::vector<uint16_t>{65535, 1}));
+  EXPECT_EQ(
+      Values<uint16_t>(RunBoth(ops::Op::kSub, {Of<uint16_t>({1, 0}), Of<uint16_t>({2, 65535})})),
+      (std::vector<uint16_t>{65535, 1}));
   const Tensor big = Of<uint64_t>({~uint64_t{0}, 7}), two = Of<uint64_t>({2, 2});
-  EXPECT_EQ(Values<uint64_t>(RunBoth(Op::kFloorDivide, {big, two})),
+  EXPECT_EQ(Values<uint64_t>(RunBoth(ops::Op::kFloorDivide, {big, two})),
             (std::vector<uint64_t>{kTop - 1, 3}));
-  EXPECT_EQ(Values<uint64_t>(RunBoth(Op::kDivTrunc, {big, two})),
+  EXPECT_EQ(Values<uint64_t>(RunBoth(ops::Op::kDivTrunc, {big, two})),
             (std::vector<uint64_t>{kTop - 1, 3}));
-  EXPECT_EQ(Values<uint64_t>(RunBoth(Op::kRemainder, {big, two})), (std::vector<uint64_t>{1, 1}));
-  EXPECT_EQ(Values<bool>(RunBoth(Op::kLt, {Of<uint64_t>({kTop, 1}), Of<uint64_t>({1, kTop})})),
+  EXPECT_EQ(Values<uint64_t>(RunBoth(ops::Op::kRemainder, {big, two})),
+            (std::vector<uint64_t>{1, 1}));
+  EXPECT_EQ(Values<bool>(RunBoth(ops::Op::kLt, {Of<uint64_t>({kTop, 1}), Of<uint64_t>({1, kTop})})),
             (std::vector<bool>{false, true}));
-  EXPECT_EQ(Values<bool>(RunBoth(Op::kLogicalAnd, {Of<uint64_t>({0, kTop}), Of<uint64_t>({5, 5})})),
-            (std::vector<bool>{false, true}));
-  EXPECT_EQ(Values<uint32_t>(RunBoth(Op::kPow, {Of<uint32_t>({3, 2}), Of<uint32_t>({21, 33})})),
-            (std::vector<uint32_t>{1870418611u, 0}));  // 3^21 and 2^33 modulo 2^32
-  EXPECT_EQ(Values<uint16_t>(RunBoth(Op::kNeg, {Of<uint16_t>({1, 0})})),
+  EXPECT_EQ(
+      Values<bool>(RunBoth(ops::Op::kLogicalAnd, {Of<uint64_t>({0, kTop}), Of<uint64_t>({5, 5})})),
+      (std::vector<bool>{false, true}));
+  EXPECT_EQ(
+      Values<uint32_t>(RunBoth(ops::Op::kPow, {Of<uint32_t>({3, 2}), Of<uint32_t>({21, 33})})),
+      (std::vector<uint32_t>{1870418611u, 0}));  // 3^21 and 2^33 modulo 2^32
+  EXPECT_EQ(Values<uint16_t>(RunBoth(ops::Op::kNeg, {Of<uint16_t>({1, 0})})),
             (std::vector<uint16_t>{65535, 0}));
-  EXPECT_EQ(Values<uint32_t>(RunBoth(Op::kAbs, {Of<uint32_t>({4000000000u})})),
+  EXPECT_EQ(Values<uint32_t>(RunBoth(ops::Op::kAbs, {Of<uint32_t>({4000000000u})})),
             std::vector<uint32_t>{4000000000u});
   EXPECT_EQ(Values<uint16_t>(*Dot(Of<uint16_t>({300, 400}), Of<uint16_t>({300, 400}))),
             std::vector<uint16_t>{53392});  // 250000 modulo 2^16
   const absl::StatusOr<Tensor> by_zero =
-      Call(Op::kFloorDivide, {Of<uint32_t>({1, 2}), Of<uint32_t>({1, 0})});
+      Call(ops::Op::kFloorDivide, {Of<uint32_t>({1, 2}), Of<uint32_t>({1, 0})});
   ASSERT_FALSE(by_zero.ok());
   EXPECT_EQ(by_zero.status().message(), "ZeroDivisionError");
 }
@@ -244,14 +249,15 @@ TEST(FunctionalNewDTypes, UnsignedWhereTorchHasNoKernel) {
 // (torch.empty(0, dtype=torch.int32) // 0 is an empty tensor).
 TEST(Functional, IntegerDivisionByZeroIsTheKernelsToRefuse) {
   const Tensor int8s = *Tensor::FromValues<int8_t>({1, 2, 3}, {3});
-  for (Op op : {Op::kFloorDivide, Op::kDivFloor, Op::kDivTrunc, Op::kRemainder}) {
+  for (ops::Op op :
+       {ops::Op::kFloorDivide, ops::Op::kDivFloor, ops::Op::kDivTrunc, ops::Op::kRemainder}) {
     const absl::StatusOr<Tensor> wrapped =
         Call(op, {int8s, Tensor::WrappedNumber(Operand::PyInt(256))});
-    ASSERT_FALSE(wrapped.ok()) << OpName(op);
-    EXPECT_EQ(wrapped.status().message(), "ZeroDivisionError") << OpName(op);
+    ASSERT_FALSE(wrapped.ok()) << ops::OpName(op);
+    EXPECT_EQ(wrapped.status().message(), "ZeroDivisionError") << ops::OpName(op);
     const absl::StatusOr<Tensor> empty =
         Call(op, {*Tensor::Empty(DType::kInt32, {0}), Tensor::WrappedNumber(Operand::PyInt(0))});
-    ASSERT_TRUE(empty.ok()) << OpName(op) << ": " << empty.status();
+    ASSERT_TRUE(empty.ok()) << ops::OpName(op) << ": " << empty.status();
     EXPECT_EQ(empty->dtype(), DType::kInt32);
     EXPECT_EQ(empty->numel(), 0);
   }
@@ -263,7 +269,7 @@ TEST(Functional, IntegerDivisionByZeroIsTheKernelsToRefuse) {
 TEST(Functional, OutputsMayNotPartlyOverlapInputs) {
   Tensor x = *Tensor::FromValues<float>({0, 1, 2, 3, 4, 5}, {2, 3});
   const Tensor row = *x.AsStrided({3}, {1}, 0);
-  const absl::Status partial = CallOut(Op::kAdd, {x, row}, x);
+  const absl::Status partial = CallOut(ops::Op::kAdd, {x, row}, x);
   ASSERT_FALSE(partial.ok());
   EXPECT_EQ(partial.message(),
             "add(): out= (float32[2, 3]) partially overlaps operand 2 (float32[3]): some elements "
@@ -272,17 +278,17 @@ TEST(Functional, OutputsMayNotPartlyOverlapInputs) {
   EXPECT_EQ(Values<float>(x), (std::vector<float>{0, 1, 2, 3, 4, 5})) << "a refused op wrote";
   // The transpose of the output covers the same bytes in another order.
   Tensor square = *Tensor::FromValues<float>({1, 2, 3, 4}, {2, 2});
-  EXPECT_FALSE(CallOut(Op::kAdd, {*square.Transpose(0, 1), square}, square).ok());
+  EXPECT_FALSE(CallOut(ops::Op::kAdd, {*square.Transpose(0, 1), square}, square).ok());
   Tensor self_row = *x.AsStrided({3}, {1}, 3);
-  EXPECT_FALSE(CallInPlace(Op::kMul, self_row, {*x.AsStrided({3}, {1}, 1)}).ok());
+  EXPECT_FALSE(CallInPlace(ops::Op::kMul, self_row, {*x.AsStrided({3}, {1}, 1)}).ok());
   // Exactly the output, even with another dtype of the same size: in place.
-  ASSERT_TRUE(CallOut(Op::kAdd, {x, x}, x).ok());
+  ASSERT_TRUE(CallOut(ops::Op::kAdd, {x, x}, x).ok());
   EXPECT_EQ(Values<float>(x), (std::vector<float>{0, 2, 4, 6, 8, 10}));
-  ASSERT_TRUE(CallInPlace(Op::kMul, x, {Tensor::WrappedNumber(Operand::PyInt(2))}).ok());
+  ASSERT_TRUE(CallInPlace(ops::Op::kMul, x, {Tensor::WrappedNumber(Operand::PyInt(2))}).ok());
   EXPECT_EQ(Values<float>(x), (std::vector<float>{0, 4, 8, 12, 16, 20}));
   // Disjoint parts of one buffer.
   Tensor second_row = *x.AsStrided({3}, {1}, 3);
-  ASSERT_TRUE(CallOut(Op::kAdd, {*x.AsStrided({3}, {1}, 0), row}, second_row).ok());
+  ASSERT_TRUE(CallOut(ops::Op::kAdd, {*x.AsStrided({3}, {1}, 0), row}, second_row).ok());
   EXPECT_EQ(Values<float>(x), (std::vector<float>{0, 4, 8, 0, 8, 16}));
 }
 
@@ -290,24 +296,25 @@ TEST(FunctionalNewDTypes, Float8) {
   // 1.125, 1.5, -3.25, 0.013671875, 0.1015625 and 1.125, 2.5, 7, 0.5, 3.
   const Tensor a = E4M3({0x39, 0x3c, 0xc5, 0x07, 0x1d}), b = E4M3({0x39, 0x42, 0x4e, 0x30, 0x44});
   // PyTorch 2.15 computes these.
-  EXPECT_EQ(Bits<Float8E4M3FN>(RunBoth(Op::kMul, {a, b})),
+  EXPECT_EQ(Bits<Float8E4M3FN>(RunBoth(ops::Op::kMul, {a, b})),
             (std::vector<uint8_t>{0x3a, 0x47, 0xdb, 0x04, 0x2a}));
   const Tensor c = E5M2({0x3d, 0x3e, 0xc2, 0x14, 0x56}), d = E5M2({0x3d, 0x41, 0x47, 0x38, 0x42});
-  EXPECT_EQ(Bits<Float8E5M2>(RunBoth(Op::kMul, {c, d})),
+  EXPECT_EQ(Bits<Float8E5M2>(RunBoth(ops::Op::kMul, {c, d})),
             (std::vector<uint8_t>{0x3e, 0x44, 0xcd, 0x10, 0x5c}));
-  EXPECT_EQ(Values<bool>(RunBoth(Op::kEq, {a, E4M3({0x39, 0x38, 0xc5, 0x00, 0x1d})})),
+  EXPECT_EQ(Values<bool>(RunBoth(ops::Op::kEq, {a, E4M3({0x39, 0x38, 0xc5, 0x00, 0x1d})})),
             (std::vector<bool>{true, false, true, false, true}));
-  EXPECT_EQ(Bits<Float8E4M3FN>(RunBoth(Op::kAbs, {a})),
+  EXPECT_EQ(Bits<Float8E4M3FN>(RunBoth(ops::Op::kAbs, {a})),
             (std::vector<uint8_t>{0x39, 0x3c, 0x45, 0x07, 0x1d}));
-  EXPECT_EQ(Bits<Float8E5M2>(RunBoth(Op::kWhere, {Bools({true, false, true, false, false}), c, d})),
-            (std::vector<uint8_t>{0x3d, 0x41, 0xc2, 0x38, 0x42}));
+  EXPECT_EQ(
+      Bits<Float8E5M2>(RunBoth(ops::Op::kWhere, {Bools({true, false, true, false, false}), c, d})),
+      (std::vector<uint8_t>{0x3d, 0x41, 0xc2, 0x38, 0x42}));
   // No kernel in PyTorch 2.15: float32 arithmetic, one rounding.
-  EXPECT_EQ(Bits<Float8E4M3FN>(RunBoth(Op::kAdd, {a, b})),
+  EXPECT_EQ(Bits<Float8E4M3FN>(RunBoth(ops::Op::kAdd, {a, b})),
             (std::vector<uint8_t>{0x41, 0x48, 0x47, 0x30, 0x44}));
-  EXPECT_EQ(Values<bool>(RunBoth(Op::kLt, {c, d})),
+  EXPECT_EQ(Values<bool>(RunBoth(ops::Op::kLt, {c, d})),
             (std::vector<bool>{false, true, true, true, false}));
   // sqrt of 4, 2, 0.25, 3.
-  EXPECT_EQ(Bits<Float8E4M3FN>(RunBoth(Op::kSqrt, {E4M3({0x48, 0x40, 0x28, 0x44})})),
+  EXPECT_EQ(Bits<Float8E4M3FN>(RunBoth(ops::Op::kSqrt, {E4M3({0x48, 0x40, 0x28, 0x44})})),
             (std::vector<uint8_t>{0x40, 0x3b, 0x30, 0x3e}));
   EXPECT_EQ(Bits<Float8E4M3FN>(*Sum(a)), std::vector<uint8_t>{0xb0});  // -0.509765625 -> -0.5
   EXPECT_EQ(Bits<Float8E4M3FN>(*Add(a, Wrapped(0.5))),
@@ -332,30 +339,31 @@ TEST(FunctionalNewDTypes, NarrowFloatsBySingleElement) {
     return v;
   };
   using V = std::vector<double>;
-  EXPECT_EQ(values(RunBoth(Op::kMul, {a, py})),
+  EXPECT_EQ(values(RunBoth(ops::Op::kMul, {a, py})),
             (V{-12.625, -3.46875, -13.875, -9.6875, -19.375, -6.0625}));
-  EXPECT_EQ(values(RunBoth(Op::kFloorDivide, {a, py})), (V{-11, -3, -12, -9, -17, -5}));
-  EXPECT_EQ(values(RunBoth(Op::kDivTrunc, {a, py})), (V{-10, -2, -11, -8, -16, -5}));
-  EXPECT_EQ(values(RunBoth(Op::kDivFloor, {a, zero_d})), (V{-11, -3, -12, -8, -16, -5}));
-  EXPECT_EQ(values(RunBoth(Op::kDivTrunc, {a, zero_d})), (V{-10, -2, -11, -8, -16, -4}));
-  EXPECT_EQ(values(RunBoth(Op::kDivFloor, {a, full})), (V{-11, -3, -12, -8, -16, -5}));
-  EXPECT_EQ(values(RunBoth(Op::kDivTrunc, {a, full})), (V{-10, -2, -11, -8, -16, -5}));
+  EXPECT_EQ(values(RunBoth(ops::Op::kFloorDivide, {a, py})), (V{-11, -3, -12, -9, -17, -5}));
+  EXPECT_EQ(values(RunBoth(ops::Op::kDivTrunc, {a, py})), (V{-10, -2, -11, -8, -16, -5}));
+  EXPECT_EQ(values(RunBoth(ops::Op::kDivFloor, {a, zero_d})), (V{-11, -3, -12, -8, -16, -5}));
+  EXPECT_EQ(values(RunBoth(ops::Op::kDivTrunc, {a, zero_d})), (V{-10, -2, -11, -8, -16, -4}));
+  EXPECT_EQ(values(RunBoth(ops::Op::kDivFloor, {a, full})), (V{-11, -3, -12, -8, -16, -5}));
+  EXPECT_EQ(values(RunBoth(ops::Op::kDivTrunc, {a, full})), (V{-10, -2, -11, -8, -16, -5}));
 }
 
 // x ** True and x ** False skip PyTorch's kernel, so bool computes there.
 TEST(FunctionalNewDTypes, PowOfBoolByBool) {
   const Tensor x = Bools({true, false});
-  EXPECT_EQ(Values<bool>(RunBoth(Op::kPow, {x, Tensor::WrappedNumber(Operand::PyBool(true))})),
+  EXPECT_EQ(Values<bool>(RunBoth(ops::Op::kPow, {x, Tensor::WrappedNumber(Operand::PyBool(true))})),
             (std::vector<bool>{true, false}));
-  EXPECT_EQ(Values<bool>(RunBoth(Op::kPow, {x, Tensor::WrappedNumber(Operand::PyBool(false))})),
-            (std::vector<bool>{true, true}));
+  EXPECT_EQ(
+      Values<bool>(RunBoth(ops::Op::kPow, {x, Tensor::WrappedNumber(Operand::PyBool(false))})),
+      (std::vector<bool>{true, true}));
 }
 
 TEST(FunctionalNewDTypes, Atan2OfFloat16) {
   std::vector<Float16> y, x;
   for (double v : {1.0, -2.0, 0.5, 3.0}) y.push_back(Convert<Float16>(v));
   for (double v : {3.0, 0.25, -1.0, 3.0}) x.push_back(Convert<Float16>(v));
-  const Tensor r = RunBoth(Op::kAtan2, {Of(y), Of(x)});
+  const Tensor r = RunBoth(ops::Op::kAtan2, {Of(y), Of(x)});
   ASSERT_EQ(r.dtype(), DType::kFloat16);
   const double expected[] = {0.32177734375, -1.4462890625, 2.677734375, 0.78515625};
   for (int i = 0; i < 4; ++i) {
@@ -369,7 +377,7 @@ TEST(FunctionalNewDTypes, ComplexDivision) {
   using C = Complex<float>;
   const std::vector<C> a = {{1, 2}, {-3, 0.5f}, {0.25f, -1}, {1, 1}};
   const std::vector<C> b = {{3, -1}, {0.5f, 0.5f}, {2, 0}, {0, 0}};
-  const Tensor q = RunBoth(Op::kDiv, {Of(a), Of(b)});
+  const Tensor q = RunBoth(ops::Op::kDiv, {Of(a), Of(b)});
   const std::vector<C> expected = {{0.10000000149011612f, 0.699999988079071f},
                                    {-2.5f, 3.5f},
                                    {0.125f, -0.5f},
@@ -379,7 +387,8 @@ TEST(FunctionalNewDTypes, ComplexDivision) {
     EXPECT_EQ(q.data_as<C>()[i].imag, expected[i].imag) << i;
   }
   // complex32 (no kernel in 2.15): complex64 arithmetic, each part rounded once.
-  const Tensor h = RunBoth(Op::kDiv, {*Of(a).To(DType::kComplex32), *Of(b).To(DType::kComplex32)});
+  const Tensor h =
+      RunBoth(ops::Op::kDiv, {*Of(a).To(DType::kComplex32), *Of(b).To(DType::kComplex32)});
   const double expected_half[4][2] = {
       {0.0999755859375, 0.7001953125}, {-2.5, 3.5}, {0.125, -0.5}, {INFINITY, INFINITY}};
   for (int i = 0; i < 4; ++i) {
@@ -390,10 +399,10 @@ TEST(FunctionalNewDTypes, ComplexDivision) {
 }
 
 TEST(FunctionalNewDTypes, PythonScalarsAlone) {
-  const Tensor sum = RunBoth(Op::kAdd, {Wrapped(1.5), Wrapped(2.5)});
+  const Tensor sum = RunBoth(ops::Op::kAdd, {Wrapped(1.5), Wrapped(2.5)});
   EXPECT_EQ(Values<float>(sum), std::vector<float>{4.0f});
   const Tensor chosen = RunBoth(
-      Op::kWhere, {Tensor::WrappedNumber(Operand::PyBool(true)), Wrapped(1.5), Wrapped(2.5)});
+      ops::Op::kWhere, {Tensor::WrappedNumber(Operand::PyBool(true)), Wrapped(1.5), Wrapped(2.5)});
   EXPECT_EQ(Values<float>(chosen), std::vector<float>{1.5f});
   EXPECT_EQ(Values<double>(*Sum(Wrapped(1.5))), std::vector<double>{1.5});
 }
@@ -482,18 +491,19 @@ TEST(FunctionalAlpha, ComputesAsPyTorch) {
   const Tensor b = Of<double>({0.1, 3.0, 1.0});
   for (CastPath path : {CastPath::kFused, CastPath::kMaterialized}) {
     options.cast_path = path;
-    EXPECT_EQ(Values<double>(*Call(Op::kAdd, {a, b}, options)),
+    EXPECT_EQ(Values<double>(*Call(ops::Op::kAdd, {a, b}, options)),
               (std::vector<double>{-std::ldexp(1.0, -55), 10.0, 0x1.1c37937e08002p+53}));
   }
   options.cast_path = CastPath::kAuto;
   options.alpha = Operand::PyInt(-3);
-  EXPECT_EQ(Values<double>(*Call(Op::kSub, {a, b}, options))[0], -std::ldexp(1.0, -55));
+  EXPECT_EQ(Values<double>(*Call(ops::Op::kSub, {a, b}, options))[0], -std::ldexp(1.0, -55));
 
   const Tensor i = Of<int8_t>({100, -128, 7});
   options.alpha = Operand::PyInt(2);
-  EXPECT_EQ(Values<int8_t>(*Call(Op::kAdd, {i, i}, options)), (std::vector<int8_t>{44, -128, 21}));
+  EXPECT_EQ(Values<int8_t>(*Call(ops::Op::kAdd, {i, i}, options)),
+            (std::vector<int8_t>{44, -128, 21}));
   options.alpha = Operand::PyInt(-127);
-  EXPECT_EQ(Values<int8_t>(*Call(Op::kSub, {i, Of<int8_t>({1, 1, 1})}, options)),
+  EXPECT_EQ(Values<int8_t>(*Call(ops::Op::kSub, {i, Of<int8_t>({1, 1, 1})}, options)),
             (std::vector<int8_t>{-29, -1, -122}));
 
   using C = Complex<float>;
@@ -505,10 +515,10 @@ TEST(FunctionalAlpha, ComputesAsPyTorch) {
     return bits;
   };
   options.alpha = Operand::PyFloat(2.0);
-  EXPECT_EQ(signs(*Call(Op::kSub, {z, w}, options)),
+  EXPECT_EQ(signs(*Call(ops::Op::kSub, {z, w}, options)),
             (std::vector<bool>{true, true, true, false}));  // (-0, -2), (-5, 4)
   options.alpha = Operand::PyComplex({2, 0});
-  EXPECT_EQ(signs(*Call(Op::kSub, {z, w}, options)),
+  EXPECT_EQ(signs(*Call(ops::Op::kSub, {z, w}, options)),
             (std::vector<bool>{false, true, true, false}));  // (0, -2), (-5, 4)
 
   // float16 computes in float32 with alpha rounded to float16, as
@@ -516,27 +526,27 @@ TEST(FunctionalAlpha, ComputesAsPyTorch) {
   options.alpha = Operand::PyFloat(-3.125);
   const Tensor h = *Of<float>(std::vector<float>(40, 1.498046875f)).To(DType::kFloat16);
   const Tensor g = *Of<float>(std::vector<float>(40, 23.109375f)).To(DType::kFloat16);
-  EXPECT_EQ(Values<float>(*Call(Op::kAdd, {h, g}, options)->To(DType::kFloat32))[0], -70.75f);
+  EXPECT_EQ(Values<float>(*Call(ops::Op::kAdd, {h, g}, options)->To(DType::kFloat32))[0], -70.75f);
 }
 
 TEST(FunctionalAlpha, RefusedAsPyTorchRefusesIt) {
   OpOptions options;
   options.alpha = Operand::PyFloat(1.5);
   const Tensor i = Of<int32_t>({1, 2});
-  EXPECT_EQ(Call(Op::kAdd, {i, i}, options).status().message(),
+  EXPECT_EQ(Call(ops::Op::kAdd, {i, i}, options).status().message(),
             "For integral input tensors, argument alpha must not be a floating point number.");
-  EXPECT_EQ(Call(Op::kMul, {i, i}, options).status().message(), "mul() takes no alpha");
+  EXPECT_EQ(Call(ops::Op::kMul, {i, i}, options).status().message(), "mul() takes no alpha");
   // c10::Scalar::to's range, after sub's negation (torch 2.15's messages).
   const Tensor i8 = Of<int8_t>({1, 2});
   options.alpha = Operand::PyInt(-128);
-  EXPECT_TRUE(Call(Op::kAdd, {i8, i8}, options).ok());
-  EXPECT_EQ(Call(Op::kSub, {i8, i8}, options).status().message(),
+  EXPECT_TRUE(Call(ops::Op::kAdd, {i8, i8}, options).ok());
+  EXPECT_EQ(Call(ops::Op::kSub, {i8, i8}, options).status().message(),
             "value cannot be converted to type int8_t without overflow");
   options.alpha = Operand::PyInt(-255);
-  EXPECT_TRUE(Call(Op::kAdd, {Of<uint8_t>({1}), Of<uint8_t>({1})}, options).ok());
+  EXPECT_TRUE(Call(ops::Op::kAdd, {Of<uint8_t>({1}), Of<uint8_t>({1})}, options).ok());
   options.alpha = Operand::PyFloat(70000.0);
   const Tensor h = *Of<float>({1}).To(DType::kFloat16);
-  EXPECT_EQ(Call(Op::kAdd, {h, h}, options).status().message(),
+  EXPECT_EQ(Call(ops::Op::kAdd, {h, h}, options).status().message(),
             "value cannot be converted to type c10::Half without overflow");
 }
 

@@ -45,7 +45,7 @@ void ForceBaselineBlocks(bool force) { baseline_forced.store(force, std::memory_
 namespace oneflow_promote::op_kernels {
 namespace {
 
-using functional::Op;
+using ops::Op;
 using namespace functional_internal;  // NOLINT: the element functions
 
 // A block kernel: n elements, each input either advancing (broadcast[i]
@@ -67,7 +67,7 @@ inline void LoopTwo(bool broadcast_a, bool broadcast_b, int64_t n, F&& f) {
   }
 }
 
-template <Op kOp, typename T, bool kScalarDivisor = false>
+template <ops::Op kOp, typename T, bool kScalarDivisor = false>
 [[gnu::always_inline]] inline void BinaryBlockBody(const void* const* inputs, const bool* broadcast,
                                                    void* out, int64_t n, bool& zero_division) {
   using M = typename Math<T>::type;
@@ -91,7 +91,7 @@ template <Op kOp, typename T, bool kScalarDivisor = false>
   if (zero) zero_division = true;
 }
 
-template <Op kOp, typename T, bool kScalarDivisor = false>
+template <ops::Op kOp, typename T, bool kScalarDivisor = false>
 void BinaryBlock(const void* const* inputs, const bool* broadcast, void* out, int64_t n,
                  bool& zero_division) {
   BinaryBlockBody<kOp, T, kScalarDivisor>(inputs, broadcast, out, n, zero_division);
@@ -104,7 +104,7 @@ void BinaryBlock(const void* const* inputs, const bool* broadcast, void* out, in
 template <typename T>
 inline constexpr bool kHasAvx2Block = std::is_arithmetic_v<T>;
 
-template <Op kOp, typename T, bool kScalarDivisor = false>
+template <ops::Op kOp, typename T, bool kScalarDivisor = false>
 __attribute__((target("avx2"))) void BinaryBlockAvx2(const void* const* inputs,
                                                      const bool* broadcast, void* out, int64_t n,
                                                      bool& zero_division) {
@@ -159,7 +159,7 @@ bool UseFmaBlocks() {
 }
 #endif
 
-template <Op kOp, typename T>
+template <ops::Op kOp, typename T>
 void UnaryBlock(const void* const* inputs, const bool* broadcast, void* out, int64_t n, bool&) {
   using M = typename Math<T>::type;
   using R = decltype(Unary<kOp, M>(M()));
@@ -181,7 +181,7 @@ void WhereBlock(const void* const* inputs, const bool* broadcast, void* out, int
 }
 
 // A binary op's block: its AVX2 copy where the CPU has AVX2.
-template <Op kOp, typename T>
+template <ops::Op kOp, typename T>
 BlockFn BinaryBlockFor() {
 #if defined(__x86_64__)
   if constexpr (kHasAvx2Block<T>) {
@@ -193,13 +193,13 @@ BlockFn BinaryBlockFor() {
 
 // scalar_divisor: the op's second input is one element, passed in the math
 // type where kTakesScalarInFloat. scaled: add's third input is alpha.
-template <Op kOp>
+template <ops::Op kOp>
 BlockFn BlockFor(DType compute, bool scalar_divisor, bool scaled) {
   return VisitDType(compute, [scalar_divisor, scaled](auto tag) -> BlockFn {
     using T = typename decltype(tag)::type;
     if constexpr (!HasKernel<kOp, T>()) {
       return nullptr;
-    } else if constexpr (kOp == Op::kAdd) {
+    } else if constexpr (kOp == ops::Op::kAdd) {
       if (!scaled) return BinaryBlockFor<kOp, T>();
 #if defined(__x86_64__)
       if constexpr (std::is_floating_point_v<typename Math<T>::type>) {
@@ -209,9 +209,9 @@ BlockFn BlockFor(DType compute, bool scalar_divisor, bool scaled) {
       return &ScaledAddBlock<T>;
     } else if constexpr (kTakesScalarInFloat<kOp, T>) {
       return scalar_divisor ? &BinaryBlock<kOp, T, true> : &BinaryBlock<kOp, T>;
-    } else if constexpr (kOp == Op::kWhere) {
+    } else if constexpr (kOp == ops::Op::kWhere) {
       return &WhereBlock<T>;
-    } else if constexpr (IsUnaryElementwise(kOp)) {
+    } else if constexpr (ops::IsUnaryElementwise(kOp)) {
       return &UnaryBlock<kOp, T>;
     } else {
       return BinaryBlockFor<kOp, T>();
@@ -219,14 +219,14 @@ BlockFn BlockFor(DType compute, bool scalar_divisor, bool scaled) {
   });
 }
 
-BlockFn SelectBlock(Op op, DType compute, bool scalar_divisor, bool scaled) {
+BlockFn SelectBlock(ops::Op op, DType compute, bool scalar_divisor, bool scaled) {
   switch (op) {
-#define ONEFLOW_PROMOTE_OP_BLOCK(e, spec)                      \
-  case Op::e:                                                  \
-    if constexpr (functional::HasKernel(Op::e)) {              \
-      return BlockFor<Op::e>(compute, scalar_divisor, scaled); \
-    } else {                                                   \
-      return nullptr;                                          \
+#define ONEFLOW_PROMOTE_OP_BLOCK(e, spec)                           \
+  case ops::Op::e:                                                  \
+    if constexpr (ops::HasKernel(ops::Op::e)) {                     \
+      return BlockFor<ops::Op::e>(compute, scalar_divisor, scaled); \
+    } else {                                                        \
+      return nullptr;                                               \
     }
     ONEFLOW_PROMOTE_FOR_EACH_OP(ONEFLOW_PROMOTE_OP_BLOCK)
 #undef ONEFLOW_PROMOTE_OP_BLOCK
@@ -288,20 +288,20 @@ void FenceStreamedStores() {
 namespace {
 
 // add with a third input: alpha, one element (self + alpha * other).
-bool IsScaledAdd(Op op, absl::Span<const Tensor> inputs) {
-  return op == Op::kAdd && inputs.size() == 3;
+bool IsScaledAdd(ops::Op op, absl::Span<const Tensor> inputs) {
+  return op == ops::Op::kAdd && inputs.size() == 3;
 }
 
-absl::Status CheckInputCount(Op op, absl::Span<const Tensor> inputs) {
-  const bool arity = static_cast<int>(inputs.size()) == functional::OpArity(op);
+absl::Status CheckInputCount(ops::Op op, absl::Span<const Tensor> inputs) {
+  const bool arity = static_cast<int>(inputs.size()) == ops::OpArity(op);
   if (arity || (IsScaledAdd(op, inputs) && inputs[2].numel() == 1)) return absl::OkStatus();
-  return absl::InternalError(absl::StrCat(functional::OpName(op), ": wrong input count"));
+  return absl::InternalError(absl::StrCat(ops::OpName(op), ": wrong input count"));
 }
 
 // Whether a binary op's second input is one element for the whole op, as
 // PyTorch's CPU scalar (a Python scalar, a 0-d or one-element tensor).
-bool IsScalarDivisor(Op op, absl::Span<const Tensor> inputs) {
-  return functional::OpArity(op) == 2 && inputs.size() == 2 && inputs[1].numel() == 1;
+bool IsScalarDivisor(ops::Op op, absl::Span<const Tensor> inputs) {
+  return ops::OpArity(op) == 2 && inputs.size() == 2 && inputs[1].numel() == 1;
 }
 
 // The dtype the kernel reads input i as: where's condition as bool; a
@@ -309,8 +309,8 @@ bool IsScalarDivisor(Op op, absl::Span<const Tensor> inputs) {
 // narrow floats' math type), straight from its own dtype; else `compute`.
 // `scalar_divisor`: the kernel takes the second input as such (IsScalarDivisor
 // on the CPU, IsHostScalarDivisor on CUDA).
-DType InputDType(Op op, DType compute, size_t i, bool scalar_divisor) {
-  if (op == Op::kWhere && i == 0) return DType::kBool;
+DType InputDType(ops::Op op, DType compute, size_t i, bool scalar_divisor) {
+  if (op == ops::Op::kWhere && i == 0) return DType::kBool;
   if (i == 1 && TakesScalarInFloat(op) && scalar_divisor &&
       VisitDType(compute, [](auto tag) { return kIsNarrowFloat<typename decltype(tag)::type>; })) {
     return DType::kFloat32;
@@ -350,12 +350,12 @@ namespace {
 // Whether a CUDA op's second input is a host scalar (a Python scalar or a
 // CPU 0-d tensor): PyTorch's CUDA kernels treat only those apart (a
 // one-element CUDA tensor broadcasts like any other).
-bool IsHostScalarDivisor(Op op, absl::Span<const Tensor> inputs) {
+bool IsHostScalarDivisor(ops::Op op, absl::Span<const Tensor> inputs) {
   return IsScalarDivisor(op, inputs) && !inputs[1].is_cuda();
 }
 
-absl::Status CudaElementwise(Op op, DType compute, absl::Span<const Tensor> inputs, Tensor& out,
-                             void* stream) {
+absl::Status CudaElementwise(ops::Op op, DType compute, absl::Span<const Tensor> inputs,
+                             Tensor& out, void* stream) {
   using functional_internal::CudaElementwiseArgs;
   if (out.ndim() > functional_internal::kMaxRank) {
     return absl::UnimplementedError(absl::StrCat(
@@ -400,13 +400,13 @@ absl::Status CudaElementwise(Op op, DType compute, absl::Span<const Tensor> inpu
   }
   return cast_internal::CudaStatus(
       functional_internal::CudaElementwise(args, out.device().ordinal, stream), "CUDA ",
-      functional::OpName(op), " in ", Name(compute));
+      ops::OpName(op), " in ", Name(compute));
 }
 
 }  // namespace
 #endif
 
-absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, Tensor& out,
+absl::Status Elementwise(ops::Op op, DType compute, absl::Span<const Tensor> inputs, Tensor& out,
                          const ExecutionContext& context) {
   if (out.is_cuda()) {
 #if ONEFLOW_PROMOTE_HAVE_CUDA
@@ -420,7 +420,7 @@ absl::Status Elementwise(Op op, DType compute, absl::Span<const Tensor> inputs, 
   const BlockFn block = SelectBlock(op, compute, scalar_divisor, IsScaledAdd(op, inputs));
   if (block == nullptr) {
     return absl::InternalError(
-        absl::StrCat("no CPU kernel for ", functional::OpName(op), " in ", Name(compute)));
+        absl::StrCat("no CPU kernel for ", ops::OpName(op), " in ", Name(compute)));
   }
   const int64_t n = out.numel();
   const Device host = Device::Cpu(context.cpu_threads, context.cpu_pool);
@@ -546,7 +546,8 @@ namespace functional_internal {
 inline cast_internal::CudaResult Unavailable() {
   return {cast_internal::CudaOutcome::kNoKernel, "built without CUDA"};
 }
-inline cast_internal::CudaResult CudaReduceAll(Op, DType, const void*, int64_t, void*, int, void*) {
+inline cast_internal::CudaResult CudaReduceAll(ops::Op, DType, const void*, int64_t, void*, int,
+                                               void*) {
   return Unavailable();
 }
 inline cast_internal::CudaResult CudaCumsum(DType, const void*, void*, int64_t, int64_t, int64_t,
@@ -567,7 +568,8 @@ absl::StatusOr<Tensor> Contiguous(const Tensor& t, const ExecutionContext& conte
 
 }  // namespace
 
-absl::Status ReduceAll(Op op, const Tensor& input, Tensor& out, const ExecutionContext& context) {
+absl::Status ReduceAll(ops::Op op, const Tensor& input, Tensor& out,
+                       const ExecutionContext& context) {
   ASSIGN_OR_RETURN(Tensor in, Contiguous(input, context));
   if (in.dtype() != out.dtype()) return absl::InternalError("ReduceAll: dtype mismatch");
   const int64_t n = in.numel();
@@ -575,7 +577,7 @@ absl::Status ReduceAll(Op op, const Tensor& input, Tensor& out, const ExecutionC
     return cast_internal::CudaStatus(
         functional_internal::CudaReduceAll(op, in.dtype(), in.data(), n, out.data(),
                                            out.device().ordinal, context.cuda_stream),
-        "CUDA ", functional::OpName(op), " of ", Name(in.dtype()));
+        "CUDA ", ops::OpName(op), " of ", Name(in.dtype()));
   }
   return VisitDType(in.dtype(), [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
@@ -584,13 +586,13 @@ absl::Status ReduceAll(Op op, const Tensor& input, Tensor& out, const ExecutionC
     } else {
       using A = Accumulator<T>;
       const T* x = in.template data_as<T>();
-      A acc = op == Op::kProd ? A(1) : A(0);
+      A acc = op == ops::Op::kProd ? A(1) : A(0);
       for (int64_t i = 0; i < n; ++i) {
         const A value = LoadAccumulator(x[i]);
-        acc = op == Op::kProd ? AccumulateMul(acc, value) : AccumulateAdd(acc, value);
+        acc = op == ops::Op::kProd ? AccumulateMul(acc, value) : AccumulateAdd(acc, value);
       }
       if constexpr (!kIsInt<T>) {
-        if (op == Op::kMean) acc = acc / static_cast<double>(n);
+        if (op == ops::Op::kMean) acc = acc / static_cast<double>(n);
       }
       *out.template data_as<T>() = StoreAccumulator<T>(acc);
       return absl::OkStatus();

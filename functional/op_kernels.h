@@ -43,13 +43,12 @@ namespace oneflow_promote::op_kernels {
 // in PyTorch. The CPU kernel runs on up to context.cpu_threads threads; the
 // CUDA kernel is queued on context.cuda_stream, and the call returns
 // without waiting for it.
-[[nodiscard]] absl::Status Elementwise(functional::Op op, DType compute,
-                                       absl::Span<const Tensor> inputs, Tensor& out,
-                                       const ExecutionContext& context = {});
+[[nodiscard]] absl::Status Elementwise(ops::Op op, DType compute, absl::Span<const Tensor> inputs,
+                                       Tensor& out, const ExecutionContext& context = {});
 
 // sum, prod or mean of all elements of `input` (dtype `compute`) into the
 // 0-d tensor `out`; floating sums accumulate in float64 (complex128).
-[[nodiscard]] absl::Status ReduceAll(functional::Op op, const Tensor& input, Tensor& out,
+[[nodiscard]] absl::Status ReduceAll(ops::Op op, const Tensor& input, Tensor& out,
                                      const ExecutionContext& context = {});
 
 // Inclusive prefix sums of `input` (dtype `out`'s) along `dim` into the

@@ -13,8 +13,8 @@
 namespace oneflow_promote {
 namespace {
 
-using functional::Op;
-using functional::RuleOf;
+using ops::Op;
+using ops::RuleOf;
 
 Tensor Ones(DType dtype) { return *Tensor::Zeros(dtype, {4}); }
 

@@ -104,26 +104,27 @@ int MantissaBits(DType dtype) {
 // differ: pow (exp(y log x) for complex) most, then the other
 // transcendental functions, then sums in another order; elsewhere the
 // device's fused multiply-adds in complex products.
-double MaxUlps(Op op, DType result) {
-  if (op == Op::kPow && result == DType::kComplex64) return 64;  // computed in complex<float>
+double MaxUlps(ops::Op op, DType result) {
+  if (op == ops::Op::kPow && result == DType::kComplex64) return 64;  // computed in complex<float>
   // Where each device follows its own PyTorch kernel (cuda_op_math.h):
   // CUDA's atan2f (2 ulp), a host-scalar divisor by its reciprocal.
-  if (op == Op::kAtan2) return 4;
-  if (op == Op::kDiv || op == Op::kDivFloor || op == Op::kDivTrunc || op == Op::kFloorDivide)
+  if (op == ops::Op::kAtan2) return 4;
+  if (op == ops::Op::kDiv || op == ops::Op::kDivFloor || op == ops::Op::kDivTrunc ||
+      op == ops::Op::kFloorDivide)
     return MantissaBits(result) < 52 ? 2 : 4;
   if (MantissaBits(result) < 52) return 1;
   switch (op) {
-    case Op::kPow:
+    case ops::Op::kPow:
       return 64;
-    case Op::kAtan2:
-    case Op::kSqrt:
-    case Op::kAbs:
+    case ops::Op::kAtan2:
+    case ops::Op::kSqrt:
+    case ops::Op::kAbs:
       return 4;
-    case Op::kSum:
-    case Op::kProd:
-    case Op::kMean:
-    case Op::kCumsum:
-    case Op::kDot:
+    case ops::Op::kSum:
+    case ops::Op::kProd:
+    case ops::Op::kMean:
+    case ops::Op::kCumsum:
+    case ops::Op::kDot:
       return 4096;
     default:
       return 2;
@@ -138,7 +139,8 @@ double UlpAt(DType dtype, double magnitude) {
 }
 
 // "" when the CUDA result matches the CPU's within MaxUlps(op).
-std::string Compare(const absl::StatusOr<Tensor>& cpu, const absl::StatusOr<Tensor>& cuda, Op op) {
+std::string Compare(const absl::StatusOr<Tensor>& cpu, const absl::StatusOr<Tensor>& cuda,
+                    ops::Op op) {
   // Integer division by zero: PyTorch's CPU kernel refuses it, its CUDA
   // kernel gives the device's answer without looking (torch_extension's
   // cuda_graph_test holds those answers against torch's).
@@ -172,11 +174,11 @@ std::string Compare(const absl::StatusOr<Tensor>& cpu, const absl::StatusOr<Tens
   return "";
 }
 
-class FunctionalCuda : public ::testing::TestWithParam<Op> {};
+class FunctionalCuda : public ::testing::TestWithParam<ops::Op> {};
 
 TEST_P(FunctionalCuda, MatchesTheCpu) {
   if (!HaveGpu()) GTEST_SKIP() << "no CUDA device";
-  const Op op = GetParam();
+  const ops::Op op = GetParam();
   std::mt19937_64 rng(static_cast<uint64_t>(op) + 11);
   int failures = 0, compared = 0;
   const auto run = [&](const std::vector<Pair>& operands) {
@@ -191,17 +193,17 @@ TEST_P(FunctionalCuda, MatchesTheCpu) {
     const absl::StatusOr<Tensor> on_cuda = Call(op, cuda);
     compared += on_cpu.ok();
     if (const std::string m = Compare(on_cpu, on_cuda, op); !m.empty() && ++failures <= 20) {
-      ADD_FAILURE() << OpName(op) << "(" << absl::StrJoin(described, ", ") << "): " << m;
+      ADD_FAILURE() << ops::OpName(op) << "(" << absl::StrJoin(described, ", ") << "): " << m;
     }
   };
-  const int arity = OpArity(op);
+  const int arity = ops::OpArity(op);
   for (DType a : kDTypes) {
     if (arity == 1) {
       for (int kind : {0, 2, 3}) run({Make(a, kind, rng)});
       continue;
     }
     for (DType b : kDTypes) {
-      if (op == Op::kDot) {
+      if (op == ops::Op::kDot) {
         run({Make(a, 1, rng), Make(b, 1, rng)});
         continue;
       }
@@ -218,9 +220,9 @@ TEST_P(FunctionalCuda, MatchesTheCpu) {
   EXPECT_GT(compared, 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllOps, FunctionalCuda, ::testing::ValuesIn(kKernelOps),
-                         [](const ::testing::TestParamInfo<Op>& info) {
-                           return std::string(OpName(info.param));
+INSTANTIATE_TEST_SUITE_P(AllOps, FunctionalCuda, ::testing::ValuesIn(ops::kKernelOps),
+                         [](const ::testing::TestParamInfo<ops::Op>& info) {
+                           return std::string(ops::OpName(info.param));
                          });
 
 TEST(FunctionalCudaDevices, OutInPlaceAndMixedDevices) {
@@ -228,18 +230,18 @@ TEST(FunctionalCudaDevices, OutInPlaceAndMixedDevices) {
   std::mt19937_64 rng(5);
   const Pair x = Make(DType::kInt8, 0, rng), y = Make(DType::kFloat32, 1, rng);
   Tensor out = *Tensor::Empty(DType::kFloat64, {3, 4}, Device::Cuda(0));
-  ASSERT_TRUE(CallOut(Op::kAdd, {x.cuda, y.cuda}, out).ok());
+  ASSERT_TRUE(CallOut(ops::Op::kAdd, {x.cuda, y.cuda}, out).ok());
   Tensor host_out = *Tensor::Empty(DType::kFloat64, {3, 4});
-  ASSERT_TRUE(CallOut(Op::kAdd, {x.host, y.host}, host_out).ok());
-  EXPECT_EQ(Compare(host_out, out, Op::kAdd), "");
+  ASSERT_TRUE(CallOut(ops::Op::kAdd, {x.host, y.host}, host_out).ok());
+  EXPECT_EQ(Compare(host_out, out, ops::Op::kAdd), "");
 
   Tensor self = *Make(DType::kFloat32, 0, rng).cuda.Clone();
   Tensor self_host = *self.ToDevice(Device::Cpu());
-  ASSERT_TRUE(CallInPlace(Op::kMul, self, {x.cuda}).ok());
-  ASSERT_TRUE(CallInPlace(Op::kMul, self_host, {x.host}).ok());
-  EXPECT_EQ(Compare(self_host, self, Op::kMul), "");
+  ASSERT_TRUE(CallInPlace(ops::Op::kMul, self, {x.cuda}).ok());
+  ASSERT_TRUE(CallInPlace(ops::Op::kMul, self_host, {x.host}).ok());
+  EXPECT_EQ(Compare(self_host, self, ops::Op::kMul), "");
   Tensor int8s = *x.cuda.Clone();
-  EXPECT_EQ(CallInPlace(Op::kDiv, int8s, {y.cuda}).code(), absl::StatusCode::kInvalidArgument)
+  EXPECT_EQ(CallInPlace(ops::Op::kDiv, int8s, {y.cuda}).code(), absl::StatusCode::kInvalidArgument)
       << "float32 can't be cast into int8 in place";
 
   // A CUDA tensor with a host tensor of several elements: an error, as in PyTorch.
@@ -269,23 +271,23 @@ TEST(FunctionalCudaDevices, OpsAreCapturedInACudaGraph) {
   const Pair int8s = Make(DType::kInt8, 0, rng), floats = Make(DType::kFloat32, 1, rng);
   const Pair condition = Make(DType::kBool, 0, rng);
   struct Captured {
-    Op op;
+    ops::Op op;
     std::vector<Tensor> inputs;
     DType out;
   };
   // Elementwise ops into out= tensors of their result's dtype: integer
   // division and a fused mixed-dtype op among them.
   const Captured ops[] = {
-      {Op::kFloorDivide, {ints.cuda, divisors.cuda}, DType::kInt32},
-      {Op::kRemainder, {ints.cuda, divisors.cuda}, DType::kInt32},
-      {Op::kAdd, {int8s.cuda, floats.cuda}, DType::kFloat32},
-      {Op::kWhere, {condition.cuda, int8s.cuda, floats.cuda}, DType::kFloat32},
+      {ops::Op::kFloorDivide, {ints.cuda, divisors.cuda}, DType::kInt32},
+      {ops::Op::kRemainder, {ints.cuda, divisors.cuda}, DType::kInt32},
+      {ops::Op::kAdd, {int8s.cuda, floats.cuda}, DType::kFloat32},
+      {ops::Op::kWhere, {condition.cuda, int8s.cuda, floats.cuda}, DType::kFloat32},
   };
   std::vector<Tensor> outs, expected;
   for (const Captured& c : ops) {
     outs.push_back(*Tensor::Empty(c.out, {3, 4}, Device::Cuda(0)));
     const absl::StatusOr<Tensor> direct = Call(c.op, c.inputs, options);
-    ASSERT_TRUE(direct.ok()) << OpName(c.op) << ": " << direct.status();
+    ASSERT_TRUE(direct.ok()) << ops::OpName(c.op) << ": " << direct.status();
     // ToDevice copies on the default stream, which does not wait for `stream`.
     ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
     expected.push_back(*direct->ToDevice(Device::Cpu()));
@@ -294,7 +296,7 @@ TEST(FunctionalCudaDevices, OpsAreCapturedInACudaGraph) {
   ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), cudaSuccess);
   for (size_t k = 0; k < std::size(ops); ++k) {
     const absl::Status s = CallOut(ops[k].op, ops[k].inputs, outs[k], options);
-    EXPECT_TRUE(s.ok()) << OpName(ops[k].op) << " during capture: " << s;
+    EXPECT_TRUE(s.ok()) << ops::OpName(ops[k].op) << " during capture: " << s;
   }
   ASSERT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess) << "an op broke the capture";
   cudaGraphExec_t exec = nullptr;
@@ -303,7 +305,7 @@ TEST(FunctionalCudaDevices, OpsAreCapturedInACudaGraph) {
     ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
     ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
     for (size_t k = 0; k < std::size(ops); ++k) {
-      EXPECT_EQ(Compare(expected[k], outs[k], ops[k].op), "") << OpName(ops[k].op);
+      EXPECT_EQ(Compare(expected[k], outs[k], ops[k].op), "") << ops::OpName(ops[k].op);
     }
   }
   cudaGraphExecDestroy(exec);
@@ -333,17 +335,17 @@ TEST(FunctionalCudaDevices, ContiguousLengthsAndOffsets) {
   for (int64_t n = 1; n <= 17; ++n) lengths.push_back(n);
   lengths.insert(lengths.end(), {1000, 4099, 100003});
   struct Case {
-    Op op;
+    ops::Op op;
     std::vector<DType> inputs;
     DType out;
   };
   const Case cases[] = {
-      {Op::kAdd, {DType::kInt8, DType::kFloat32}, DType::kFloat32},
-      {Op::kAdd, {DType::kFloat16, DType::kFloat32}, DType::kFloat32},
-      {Op::kMul, {DType::kInt64, DType::kComplex128}, DType::kComplex128},
-      {Op::kEq, {DType::kUInt8, DType::kInt16}, DType::kBool},
-      {Op::kWhere, {DType::kBool, DType::kBFloat16, DType::kInt32}, DType::kFloat32},
-      {Op::kNeg, {DType::kInt16}, DType::kInt16},
+      {ops::Op::kAdd, {DType::kInt8, DType::kFloat32}, DType::kFloat32},
+      {ops::Op::kAdd, {DType::kFloat16, DType::kFloat32}, DType::kFloat32},
+      {ops::Op::kMul, {DType::kInt64, DType::kComplex128}, DType::kComplex128},
+      {ops::Op::kEq, {DType::kUInt8, DType::kInt16}, DType::kBool},
+      {ops::Op::kWhere, {DType::kBool, DType::kBFloat16, DType::kInt32}, DType::kFloat32},
+      {ops::Op::kNeg, {DType::kInt16}, DType::kInt16},
   };
   const int64_t offsets[][4] = {{0, 0, 0, 0}, {1, 0, 0, 0}, {0, 3, 0, 0},
                                 {0, 0, 2, 0}, {0, 0, 0, 1}, {1, 1, 1, 1}};
@@ -366,7 +368,7 @@ TEST(FunctionalCudaDevices, ContiguousLengthsAndOffsets) {
                                                     : absl::StrCat("CPU ", on_cpu.ToString(),
                                                                    ", CUDA ", on_cuda.ToString());
         if (!m.empty() && ++failures <= 20) {
-          ADD_FAILURE() << OpName(c.op) << " of " << length << " elements, offsets "
+          ADD_FAILURE() << ops::OpName(c.op) << " of " << length << " elements, offsets "
                         << absl::StrJoin(offset, ",") << ": " << m;
         }
       }

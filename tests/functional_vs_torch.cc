@@ -89,7 +89,7 @@ using autotest::Mismatch;
 
 class Comparison {
  public:
-  void Run(Op op, const std::vector<Input>& inputs, DType default_dtype, CastPath path) {
+  void Run(ops::Op op, const std::vector<Input>& inputs, DType default_dtype, CastPath path) {
     ++calls_;
     std::vector<Tensor> ours_in;
     std::vector<at::Tensor> torch_in;
@@ -113,7 +113,8 @@ class Comparison {
     }
     const std::string what = Describe(op, inputs, default_dtype, path);
     if (!torch_error.empty() && ours.ok()) {
-      const absl::StatusOr<OpDTypes> dtypes = InferOpDTypes(op, operands, options.promotion);
+      const absl::StatusOr<ops::OpDTypes> dtypes =
+          ops::InferOpDTypes(op, operands, options.promotion);
       if (dtypes.ok() && gaps_.Skip(op, dtypes->compute, torch_error, true)) return;
     }
     if (!torch_error.empty() || !ours.ok()) {
@@ -140,11 +141,11 @@ class Comparison {
   const testing::TorchKernelGaps& gaps() const { return gaps_; }
 
  private:
-  static std::string Describe(Op op, const std::vector<Input>& inputs, DType default_dtype,
+  static std::string Describe(ops::Op op, const std::vector<Input>& inputs, DType default_dtype,
                               CastPath path) {
     std::vector<std::string> parts;
     for (const Input& input : inputs) parts.push_back(input.ours.Describe());
-    return absl::StrCat(OpName(op), "(", absl::StrJoin(parts, ", "), ") default ",
+    return absl::StrCat(ops::OpName(op), "(", absl::StrJoin(parts, ", "), ") default ",
                         Name(default_dtype),
                         path == CastPath::kMaterialized ? ", materialized" : ", auto");
   }
@@ -164,17 +165,17 @@ std::vector<Operand> Scalars() {
           Operand::PyComplex({0.5, -2})};
 }
 
-class FunctionalVsTorch : public ::testing::TestWithParam<Op> {};
+class FunctionalVsTorch : public ::testing::TestWithParam<ops::Op> {};
 
 TEST_P(FunctionalVsTorch, EveryDTypeAndOperandKind) {
-  const Op op = GetParam();
+  const ops::Op op = GetParam();
   std::mt19937_64 rng(static_cast<uint64_t>(op) * 7919 + 1);
   Comparison comparison;
   const std::vector<DType>& dtypes = TorchDTypes();
   for (DType default_dtype : {DType::kFloat32, DType::kFloat64}) {
     SetTorchDefaultDType(default_dtype);
     for (CastPath path : {CastPath::kAuto, CastPath::kMaterialized}) {
-      const int arity = OpArity(op);
+      const int arity = ops::OpArity(op);
       if (arity == 1) {
         for (DType a : dtypes) {
           for (int kind : {0, 2, 3})
@@ -182,13 +183,13 @@ TEST_P(FunctionalVsTorch, EveryDTypeAndOperandKind) {
         }
         // Python cannot reduce a number (torch.sum(1.5) is a TypeError), and
         // libtorch 2.15 reads garbage for a reduction of a wrapped number.
-        if (IsUnaryElementwise(op)) {
+        if (ops::IsUnaryElementwise(op)) {
           for (const Operand& s : Scalars())
             comparison.Run(op, {MakeScalar(s)}, default_dtype, path);
         }
         continue;
       }
-      if (op == Op::kDot) {
+      if (op == ops::Op::kDot) {
         for (DType a : dtypes) {
           for (DType b : dtypes) {
             comparison.Run(op, {MakeTensor(a, 1, rng), MakeTensor(b, 1, rng)}, default_dtype, path);
@@ -227,7 +228,7 @@ TEST_P(FunctionalVsTorch, EveryDTypeAndOperandKind) {
   SetTorchDefaultDType(DType::kFloat32);
   EXPECT_EQ(comparison.failures(), 0) << "of " << comparison.calls() << " calls";
   EXPECT_GT(comparison.compared(), 0);
-  std::cout << OpName(op) << ": " << comparison.calls() << " calls, " << comparison.compared()
+  std::cout << ops::OpName(op) << ": " << comparison.calls() << " calls, " << comparison.compared()
             << " results compared, " << comparison.torch_special_cases()
             << " where libtorch special-cases a scalar exponent\n"
             << comparison.gaps().Summary();
@@ -239,9 +240,9 @@ TEST_P(FunctionalVsTorch, EveryDTypeAndOperandKind) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllOps, FunctionalVsTorch, ::testing::ValuesIn(kKernelOps),
-                         [](const ::testing::TestParamInfo<Op>& info) {
-                           return std::string(OpName(info.param));
+INSTANTIATE_TEST_SUITE_P(AllOps, FunctionalVsTorch, ::testing::ValuesIn(ops::kKernelOps),
+                         [](const ::testing::TestParamInfo<ops::Op>& info) {
+                           return std::string(ops::OpName(info.param));
                          });
 
 // out= and in place, under PyTorch's can-cast rule: every pair of input
@@ -254,13 +255,13 @@ TEST(FunctionalVsTorch, OutAndInPlace) {
     if (++failures <= 30) ADD_FAILURE() << message;
   };
   // Compares one out= or in-place call: `written` is ours, `theirs` libtorch's.
-  const auto check = [&](const std::string& what, Op op, const absl::Status& ours, bool torch_ok,
-                         const std::string& torch_error, const Tensor& written,
-                         const at::Tensor& theirs, const OpDTypes& dtypes) {
+  const auto check = [&](const std::string& what, ops::Op op, const absl::Status& ours,
+                         bool torch_ok, const std::string& torch_error, const Tensor& written,
+                         const at::Tensor& theirs, const ops::OpDTypes& dtypes) {
     if (!torch_ok && ours.ok() && gaps.Skip(op, dtypes.compute, torch_error, true)) return;
     // float8_e8m0fnu has no zero: libtorch writes a comparison's false through
     // it (2^-127) into a non-bool out=; the library writes 0 (docs/ops.md).
-    if (op == Op::kEq && dtypes.compute == DType::kFloat8E8M0FNU &&
+    if (op == ops::Op::kEq && dtypes.compute == DType::kFloat8E8M0FNU &&
         written.dtype() != DType::kBool) {
       ++e8m0_false;
       return;
@@ -275,15 +276,17 @@ TEST(FunctionalVsTorch, OutAndInPlace) {
       fail(what + ": " + m);
     }
   };
-  for (Op op : {Op::kAdd, Op::kSub, Op::kMul, Op::kDiv, Op::kRemainder, Op::kBitwiseAnd, Op::kEq}) {
+  for (ops::Op op : {ops::Op::kAdd, ops::Op::kSub, ops::Op::kMul, ops::Op::kDiv,
+                     ops::Op::kRemainder, ops::Op::kBitwiseAnd, ops::Op::kEq}) {
     for (DType a : TorchDTypes()) {
       for (DType b : TorchDTypes()) {
         const Input x = MakeTensor(a, 0, rng), y = MakeTensor(b, 1, rng);
-        const absl::StatusOr<OpDTypes> inferred = InferOpDTypes(op, {x.operand, y.operand});
-        const OpDTypes dtypes = inferred.ok() ? *inferred : OpDTypes{a, a};
+        const absl::StatusOr<ops::OpDTypes> inferred =
+            ops::InferOpDTypes(op, {x.operand, y.operand});
+        const ops::OpDTypes dtypes = inferred.ok() ? *inferred : ops::OpDTypes{a, a};
         for (DType out_dtype : TorchDTypes()) {
-          const std::string what =
-              absl::StrCat(OpName(op), "(", Name(a), ", ", Name(b), ", out=", Name(out_dtype), ")");
+          const std::string what = absl::StrCat(ops::OpName(op), "(", Name(a), ", ", Name(b),
+                                                ", out=", Name(out_dtype), ")");
           Tensor out = *Tensor::Zeros(out_dtype, {3, 4});
           const absl::Status ours = CallOut(op, {x.ours, y.ours}, out);
           at::Tensor theirs = testing::TorchFilled({3, 4}, out_dtype, 0);
@@ -291,22 +294,22 @@ TEST(FunctionalVsTorch, OutAndInPlace) {
           std::string torch_error;
           try {
             switch (op) {
-              case Op::kAdd:
+              case ops::Op::kAdd:
                 at::add_out(theirs, x.torch, y.torch);
                 break;
-              case Op::kSub:
+              case ops::Op::kSub:
                 at::sub_out(theirs, x.torch, y.torch);
                 break;
-              case Op::kMul:
+              case ops::Op::kMul:
                 at::mul_out(theirs, x.torch, y.torch);
                 break;
-              case Op::kDiv:
+              case ops::Op::kDiv:
                 at::div_out(theirs, x.torch, y.torch);
                 break;
-              case Op::kRemainder:
+              case ops::Op::kRemainder:
                 at::remainder_out(theirs, x.torch, y.torch);
                 break;
-              case Op::kBitwiseAnd:
+              case ops::Op::kBitwiseAnd:
                 at::bitwise_and_out(theirs, x.torch, y.torch);
                 break;
               default:
@@ -320,7 +323,7 @@ TEST(FunctionalVsTorch, OutAndInPlace) {
           check(what, op, ours, torch_ok, torch_error, out, theirs, dtypes);
         }
         // In place: x op= y.
-        const std::string what = absl::StrCat(Name(a), ".", OpName(op), "_(", Name(b), ")");
+        const std::string what = absl::StrCat(Name(a), ".", ops::OpName(op), "_(", Name(b), ")");
         Tensor self = *x.ours.Clone();
         const absl::Status ours = CallInPlace(op, self, {y.ours});
         at::Tensor theirs = x.torch.clone();
@@ -328,22 +331,22 @@ TEST(FunctionalVsTorch, OutAndInPlace) {
         std::string torch_error;
         try {
           switch (op) {
-            case Op::kAdd:
+            case ops::Op::kAdd:
               theirs.add_(y.torch);
               break;
-            case Op::kSub:
+            case ops::Op::kSub:
               theirs.sub_(y.torch);
               break;
-            case Op::kMul:
+            case ops::Op::kMul:
               theirs.mul_(y.torch);
               break;
-            case Op::kDiv:
+            case ops::Op::kDiv:
               theirs.div_(y.torch);
               break;
-            case Op::kRemainder:
+            case ops::Op::kRemainder:
               theirs.remainder_(y.torch);
               break;
-            case Op::kBitwiseAnd:
+            case ops::Op::kBitwiseAnd:
               theirs.bitwise_and_(y.torch);
               break;
             default:
@@ -374,13 +377,13 @@ TEST(FunctionalVsTorch, StreamedOutputs) {
   std::mt19937_64 rng(5);
   constexpr int64_t kElements = (int64_t{3} << 16) + 13;  // several threads' shares and a tail
   struct Case {
-    Op op;
+    ops::Op op;
     DType a, b;
   };
-  for (const Case& c : {Case{Op::kAdd, DType::kInt8, DType::kFloat32},
-                        Case{Op::kMul, DType::kFloat32, DType::kFloat32},
-                        Case{Op::kEq, DType::kInt32, DType::kFloat64},
-                        Case{Op::kSub, DType::kInt16, DType::kInt64}}) {
+  for (const Case& c : {Case{ops::Op::kAdd, DType::kInt8, DType::kFloat32},
+                        Case{ops::Op::kMul, DType::kFloat32, DType::kFloat32},
+                        Case{ops::Op::kEq, DType::kInt32, DType::kFloat64},
+                        Case{ops::Op::kSub, DType::kInt16, DType::kInt64}}) {
     const Tensor x = RandomTensor(c.a, {kElements}, rng), y = RandomTensor(c.b, {kElements}, rng);
     at::Tensor theirs = RunTorchOp(c.op, {x.AsOperand(), y.AsOperand()}, {Mirror(x), Mirror(y)});
     for (CastPath path : {CastPath::kAuto, CastPath::kMaterialized}) {
@@ -389,7 +392,7 @@ TEST(FunctionalVsTorch, StreamedOutputs) {
         options.cast_path = path;
         options.context.cpu_threads = threads;
         const std::string what = absl::StrCat(
-            OpName(c.op), "(", Name(c.a), "[", kElements, "], ", Name(c.b), "), ", threads,
+            ops::OpName(c.op), "(", Name(c.a), "[", kElements, "], ", Name(c.b), "), ", threads,
             " threads", path == CastPath::kMaterialized ? ", materialized" : "");
         const absl::StatusOr<Tensor> ours = Call(c.op, {x, y}, options);
         ASSERT_TRUE(ours.ok()) << what << ": " << ours.status();

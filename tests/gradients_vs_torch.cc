@@ -22,8 +22,8 @@
 namespace oneflow_promote::functional {
 namespace {
 
-std::string Spell(Op op, const std::vector<Operand>& operands) {
-  std::vector<std::string> words = {std::string(OpName(op))};
+std::string Spell(ops::Op op, const std::vector<Operand>& operands) {
+  std::vector<std::string> words = {std::string(ops::OpName(op))};
   for (const Operand& operand : operands) words.push_back(operand.ToString());
   return absl::StrJoin(words, " ");
 }
@@ -34,8 +34,8 @@ std::string DescribeGradient(const std::optional<DType>& dtype) {
 
 // The rule's answer against libtorch's for one call; "" when they agree or
 // libtorch (or the rules) refuse the call.
-std::string Mismatch(Op op, const std::vector<Operand>& operands) {
-  const absl::StatusOr<OpDTypes> dtypes = InferOpDTypes(op, operands);
+std::string Mismatch(ops::Op op, const std::vector<Operand>& operands) {
+  const absl::StatusOr<ops::OpDTypes> dtypes = ops::InferOpDTypes(op, operands);
   if (!dtypes.ok()) return "";
   std::vector<at::Tensor> inputs;
   std::vector<at::Tensor> differentiable;
@@ -52,7 +52,7 @@ std::string Mismatch(Op op, const std::vector<Operand>& operands) {
   std::vector<std::optional<DType>> expected;
   bool any_gradient = false;
   for (size_t i = 0; i < operands.size(); ++i) {
-    expected.push_back(GradientDType(RuleOf(op), operands, i, *dtypes));
+    expected.push_back(ops::GradientDType(ops::RuleOf(op), operands, i, *dtypes));
     any_gradient |= expected.back().has_value();
   }
   at::Tensor result;
@@ -74,7 +74,7 @@ std::string Mismatch(Op op, const std::vector<Operand>& operands) {
   } catch (const c10::Error& e) {
     const std::string message = e.what_without_backtrace();
     if (absl::StrContains(message, "derivative for")) {
-      if (RuleOf(op).derivative == Derivative::kNotImplemented) return "";
+      if (ops::RuleOf(op).derivative == ops::Derivative::kNotImplemented) return "";
       return absl::StrCat("torch's backward raised: ", message);
     }
     // libtorch's backward lacks a kernel ("sum_cpu" not implemented for
@@ -82,7 +82,7 @@ std::string Mismatch(Op op, const std::vector<Operand>& operands) {
     // nothing to compare.
     return "";
   }
-  if (RuleOf(op).derivative == Derivative::kNotImplemented) {
+  if (ops::RuleOf(op).derivative == ops::Derivative::kNotImplemented) {
     return "torch's backward computed; the rule says it is not implemented";
   }
   std::vector<std::optional<DType>> torch_dtypes(operands.size());
@@ -111,16 +111,16 @@ TEST(GradientsVsTorch, EveryOpOnEveryPairOfOperands) {
   }
   int mismatches = 0;
   int compared = 0;
-  for (Op op : kKernelOps) {
+  for (ops::Op op : ops::kKernelOps) {
     std::vector<std::vector<Operand>> calls;
     for (const Operand& a : pool) {
-      if (OpArity(op) == 1) {
+      if (ops::OpArity(op) == 1) {
         if (a.is_tensor()) calls.push_back({a});
         continue;
       }
       for (const Operand& b : pool) {
         if (!a.is_tensor() && !b.is_tensor()) continue;
-        if (op == Op::kWhere) {
+        if (op == ops::Op::kWhere) {
           calls.push_back({Operand::Tensor(DType::kBool, 1), a, b});
         } else {
           calls.push_back({a, b});

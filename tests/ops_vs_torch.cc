@@ -64,15 +64,16 @@ std::vector<Operand> OperandPool() {
   return pool;
 }
 
-std::string Spell(Op op, const std::vector<Operand>& operands, DType default_dtype) {
-  std::vector<std::string> words = {std::string(OpName(op))};
+std::string Spell(ops::Op op, const std::vector<Operand>& operands, DType default_dtype) {
+  std::vector<std::string> words = {std::string(ops::OpName(op))};
   for (const Operand& operand : operands) words.push_back(operand.ToString());
   return absl::StrCat(absl::StrJoin(words, " "), " (default ", Name(default_dtype), ")");
 }
 
 // The functional frontend's error, or "", on the values TorchOpDType gives
 // libtorch: tensors of ones of shape [2, ...], Python scalars as wrapped numbers.
-std::string FrontendErrorOnOnes(Op op, const std::vector<Operand>& operands, DType default_dtype) {
+std::string FrontendErrorOnOnes(ops::Op op, const std::vector<Operand>& operands,
+                                DType default_dtype) {
   std::vector<Tensor> inputs;
   for (const Operand& operand : operands) {
     if (!operand.is_tensor()) {
@@ -93,7 +94,7 @@ std::string FrontendErrorOnOnes(Op op, const std::vector<Operand>& operands, DTy
 // Whether libtorch's answer is its CPU kernel's ZeroDivisionError, which the
 // rules leave to the kernels, and the functional frontend's kernel raises
 // it on the same values.
-bool KernelRefusesZeroDivisorLikeTorch(Op op, const std::vector<Operand>& operands,
+bool KernelRefusesZeroDivisorLikeTorch(ops::Op op, const std::vector<Operand>& operands,
                                        DType default_dtype, const TorchAnswer& torch) {
   return !torch.ok && torch.error == "ZeroDivisionError" &&
          FrontendErrorOnOnes(op, operands, default_dtype) == "ZeroDivisionError";
@@ -102,10 +103,10 @@ bool KernelRefusesZeroDivisorLikeTorch(Op op, const std::vector<Operand>& operan
 // Compares one call; counts and reports (the first few) mismatches.
 class Checker {
  public:
-  void Check(Op op, const std::vector<Operand>& operands, DType default_dtype) {
+  void Check(ops::Op op, const std::vector<Operand>& operands, DType default_dtype) {
     ++calls_;
     const TorchAnswer torch = TorchOpDType(op, operands);
-    const absl::StatusOr<OpDTypes> ours = InferOpDTypes(op, operands, {default_dtype});
+    const absl::StatusOr<ops::OpDTypes> ours = ops::InferOpDTypes(op, operands, {default_dtype});
     bool agree = torch.ok ? ours.ok() && ours->result == torch.dtype : torch.raised() && !ours.ok();
     if (!agree && ours.ok() && torch.error == "ZeroDivisionError") {
       ++kernel_refusals_;
@@ -135,15 +136,15 @@ class Checker {
   int64_t kernel_refusals_ = 0;  // ZeroDivisionError: compared through the kernel
 };
 
-class OpsVsTorch : public ::testing::TestWithParam<Op> {};
+class OpsVsTorch : public ::testing::TestWithParam<ops::Op> {};
 
 TEST_P(OpsVsTorch, EveryOperandCombination) {
-  const Op op = GetParam();
+  const ops::Op op = GetParam();
   const std::vector<Operand> pool = OperandPool();
   Checker checker;
   for (DType default_dtype : kDefaultDTypes) {
     SetTorchDefaultDType(default_dtype);
-    switch (OpArity(op)) {
+    switch (ops::OpArity(op)) {
       case 1:
         for (const Operand& a : pool) checker.Check(op, {a}, default_dtype);
         break;
@@ -164,15 +165,15 @@ TEST_P(OpsVsTorch, EveryOperandCombination) {
   }
   SetTorchDefaultDType(DType::kFloat32);
   EXPECT_EQ(checker.mismatches(), 0) << "of " << checker.calls() << " calls";
-  std::cout << OpName(op) << ": " << checker.calls() - checker.gaps().skipped()
+  std::cout << ops::OpName(op) << ": " << checker.calls() - checker.gaps().skipped()
             << " calls compared (" << checker.kernel_refusals()
             << " of them zero divisors the kernel must refuse)\n"
             << checker.gaps().Summary();
 }
 
-INSTANTIATE_TEST_SUITE_P(AllOps, OpsVsTorch, ::testing::ValuesIn(kKernelOps),
-                         [](const ::testing::TestParamInfo<Op>& info) {
-                           return std::string(OpName(info.param));
+INSTANTIATE_TEST_SUITE_P(AllOps, OpsVsTorch, ::testing::ValuesIn(ops::kKernelOps),
+                         [](const ::testing::TestParamInfo<ops::Op>& info) {
+                           return std::string(ops::OpName(info.param));
                          });
 
 // `promote op` on random invocations, as a user types them, against
@@ -184,23 +185,23 @@ TEST(OpsCliVsTorch, RandomInvocations) {
   int mismatches = 0;
   constexpr int kInvocations = 6000;
   for (int i = 0; i < kInvocations; ++i) {
-    const Op op = kKernelOps[rng() % std::size(kKernelOps)];
+    const ops::Op op = ops::kKernelOps[rng() % std::size(ops::kKernelOps)];
     const DType default_dtype = kDefaultDTypes[rng() % 2];
     std::vector<Operand> operands;
-    std::vector<std::string> words = {"op", std::string(OpName(op)),
+    std::vector<std::string> words = {"op", std::string(ops::OpName(op)),
                                       absl::StrCat("--default-dtype=", Name(default_dtype))};
-    if ((op == Op::kDivFloor || op == Op::kDivTrunc) && rng() % 2) {
+    if ((op == ops::Op::kDivFloor || op == ops::Op::kDivTrunc) && rng() % 2) {
       // PyTorch's spelling: div with a rounding mode.
       words[1] = "div";
-      words.push_back(op == Op::kDivFloor ? "--rounding-mode=floor" : "--rounding_mode=trunc");
+      words.push_back(op == ops::Op::kDivFloor ? "--rounding-mode=floor" : "--rounding_mode=trunc");
     }
-    for (int k = 0; k < OpArity(op); ++k) {
+    for (int k = 0; k < ops::OpArity(op); ++k) {
       operands.push_back(pool[rng() % pool.size()]);
       words.push_back(operands.back().ToString());
     }
     // The CLI follows Python's signature, which refuses scalars that
     // libtorch's C++ API wraps.
-    if (!CheckPythonSignature(RuleOf(op), operands).ok()) continue;
+    if (!ops::CheckPythonSignature(ops::RuleOf(op), operands).ok()) continue;
     SetTorchDefaultDType(default_dtype);
     const TorchAnswer torch = TorchOpDType(op, operands);
     const std::vector<absl::string_view> views(words.begin(), words.end());
@@ -209,7 +210,7 @@ TEST(OpsCliVsTorch, RandomInvocations) {
                        : answer.ok
                            ? KernelRefusesZeroDivisorLikeTorch(op, operands, default_dtype, torch)
                            : torch.raised() && absl::StartsWith(answer.text, "error: ");
-    const absl::StatusOr<OpDTypes> ours = InferOpDTypes(op, operands, {default_dtype});
+    const absl::StatusOr<ops::OpDTypes> ours = ops::InferOpDTypes(op, operands, {default_dtype});
     if (!agree && !torch.ok &&
         gaps.Skip(op, ours.ok() ? ours->compute : DType::kBool, torch.error, answer.ok)) {
       continue;
@@ -234,13 +235,14 @@ TEST(OpsCliVsTorch, ExplicitShapes) {
   constexpr int kInvocations = 4000;
   const std::vector<DType>& dtypes = TorchDTypes();
   for (int i = 0; i < kInvocations; ++i) {
-    const Op op = kKernelOps[rng() % std::size(kKernelOps)];
-    std::vector<std::string> words = {"op", std::string(OpName(op))};
+    const ops::Op op = ops::kKernelOps[rng() % std::size(ops::kKernelOps)];
+    std::vector<std::string> words = {"op", std::string(ops::OpName(op))};
     std::vector<Operand> operands;
     std::vector<at::Tensor> tensors;
-    for (int k = 0; k < OpArity(op); ++k) {
-      const DType dtype = k == 0 && op == Op::kWhere ? DType::kBool : dtypes[rng() % dtypes.size()];
-      std::vector<int64_t> shape(op == Op::kDot ? 1 : rng() % 4);
+    for (int k = 0; k < ops::OpArity(op); ++k) {
+      const DType dtype =
+          k == 0 && op == ops::Op::kWhere ? DType::kBool : dtypes[rng() % dtypes.size()];
+      std::vector<int64_t> shape(op == ops::Op::kDot ? 1 : rng() % 4);
       for (int64_t& extent : shape) extent = 1 + static_cast<int64_t>(rng() % 3);
       words.push_back(absl::StrCat(Name(dtype), "[", absl::StrJoin(shape, ","), "]"));
       operands.push_back(Operand::Tensor(dtype, static_cast<int64_t>(shape.size())));
@@ -258,7 +260,7 @@ TEST(OpsCliVsTorch, ExplicitShapes) {
     const std::vector<absl::string_view> views(words.begin(), words.end());
     const cli::Answer answer = cli::RunInvocation(views, {});
     const bool agree = torch_ok ? answer.ok && answer.text == torch_answer : !answer.ok;
-    const absl::StatusOr<OpDTypes> ours = InferOpDTypes(op, operands);
+    const absl::StatusOr<ops::OpDTypes> ours = ops::InferOpDTypes(op, operands);
     if (!agree && !torch_ok &&
         gaps.Skip(op, ours.ok() ? ours->compute : DType::kBool, torch_answer, answer.ok)) {
       continue;
@@ -278,11 +280,11 @@ TEST(OpsCliVsTorch, ExplicitShapes) {
 TEST(OutputCastVsTorch, AddDivEqIntoEveryDType) {
   testing::TorchKernelGaps gaps;
   int mismatches = 0;
-  for (Op op : {Op::kAdd, Op::kDiv, Op::kEq}) {
+  for (ops::Op op : {ops::Op::kAdd, ops::Op::kDiv, ops::Op::kEq}) {
     for (DType a : TorchDTypes()) {
       for (DType b : TorchDTypes()) {
-        const absl::StatusOr<OpDTypes> dtypes =
-            InferOpDTypes(op, {Operand::Tensor(a, 1), Operand::Tensor(b, 1)});
+        const absl::StatusOr<ops::OpDTypes> dtypes =
+            ops::InferOpDTypes(op, {Operand::Tensor(a, 1), Operand::Tensor(b, 1)});
         if (!dtypes.ok()) continue;
         for (DType out : TorchDTypes()) {
           const at::Tensor x = testing::TorchFilled({2}, a, 1);
@@ -291,17 +293,17 @@ TEST(OutputCastVsTorch, AddDivEqIntoEveryDType) {
           bool torch_ok = true;
           std::string torch_error;
           try {
-            if (op == Op::kAdd) at::add_out(result, x, y);
-            if (op == Op::kDiv) at::div_out(result, x, y);
-            if (op == Op::kEq) at::eq_out(result, x, y);
+            if (op == ops::Op::kAdd) at::add_out(result, x, y);
+            if (op == ops::Op::kDiv) at::div_out(result, x, y);
+            if (op == ops::Op::kEq) at::eq_out(result, x, y);
           } catch (const c10::Error& e) {
             torch_ok = false;
             torch_error = e.what();
           }
-          const bool ours = CheckCanCastToOutput(dtypes->result, out).ok();
+          const bool ours = ops::CheckCanCastToOutput(dtypes->result, out).ok();
           if (ours && !torch_ok && gaps.Skip(op, dtypes->compute, torch_error, true)) continue;
           if (ours != torch_ok && ++mismatches <= 20) {
-            ADD_FAILURE() << OpName(op) << "(" << Name(a) << ", " << Name(b)
+            ADD_FAILURE() << ops::OpName(op) << "(" << Name(a) << ", " << Name(b)
                           << ", out=" << Name(out) << "): libtorch " << (torch_ok ? "ok" : "error")
                           << ", ours " << (ours ? "ok" : "error");
           }

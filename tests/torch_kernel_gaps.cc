@@ -38,7 +38,7 @@ bool IsMissingTorchKernel(absl::string_view torch_error) {
   return false;
 }
 
-bool TorchKernelGaps::Skip(functional::Op op, DType compute, absl::string_view torch_error,
+bool TorchKernelGaps::Skip(ops::Op op, DType compute, absl::string_view torch_error,
                            bool library_computes) {
   if (!TorchLacksKernel(torch_error, library_computes)) return false;
   ++skipped_;
@@ -52,7 +52,7 @@ std::string TorchKernelGaps::Summary() const {
   for (const auto& [op, dtypes] : dtypes_) {
     std::vector<absl::string_view> names;
     for (DType d : dtypes) names.push_back(Name(d));
-    ops.push_back(absl::StrCat(functional::OpName(op), " (", absl::StrJoin(names, ", "), ")"));
+    ops.push_back(absl::StrCat(ops::OpName(op), " (", absl::StrJoin(names, ", "), ")"));
   }
   return absl::StrCat("skipped ", skipped_,
                       " cases where PyTorch has no CPU kernel and the library computes: ",

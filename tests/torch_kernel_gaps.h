@@ -44,7 +44,7 @@ class TorchKernelGaps {
  public:
   // TorchLacksKernel, counting the case when it holds. `compute` is the
   // library's compute dtype for the case (any value when it raises).
-  bool Skip(functional::Op op, DType compute, absl::string_view torch_error, bool library_computes);
+  bool Skip(ops::Op op, DType compute, absl::string_view torch_error, bool library_computes);
   int64_t skipped() const { return skipped_; }
   // "skipped N cases where PyTorch has no CPU kernel and the library
   // computes: add (uint16, uint32), sum (float8_e4m3fn)\n", or "" for none.
@@ -52,7 +52,7 @@ class TorchKernelGaps {
 
  private:
   int64_t skipped_ = 0;
-  std::map<functional::Op, std::set<DType>> dtypes_;
+  std::map<ops::Op, std::set<DType>> dtypes_;
 };
 
 }  // namespace oneflow_promote::testing

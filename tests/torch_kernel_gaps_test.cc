@@ -9,7 +9,7 @@
 namespace oneflow_promote::testing {
 namespace {
 
-using functional::Op;
+using ops::Op;
 
 TEST(TorchKernelGaps, MissingKernelTexts) {
   EXPECT_TRUE(IsMissingTorchKernel("\"add_stub\" not implemented for 'UInt16'"));
@@ -29,13 +29,13 @@ TEST(TorchKernelGaps, MissingKernelTexts) {
 TEST(TorchKernelGaps, SkipsOnlyWhereTheLibraryComputes) {
   TorchKernelGaps gaps;
   // add(uint16, uint16): PyTorch lacks the kernel, the library computes.
-  const auto add = functional::InferOpDTypes(
+  const auto add = ops::InferOpDTypes(
       Op::kAdd, {Operand::Tensor(DType::kUInt16, 1), Operand::Tensor(DType::kUInt16, 1)});
   ASSERT_TRUE(add.ok());
   EXPECT_TRUE(
       gaps.Skip(Op::kAdd, add->compute, "\"add_stub\" not implemented for 'UInt16'", add.ok()));
   // bitwise_and(float32, float32): the same kind of text, but a rule here too.
-  const auto bitwise = functional::InferOpDTypes(
+  const auto bitwise = ops::InferOpDTypes(
       Op::kBitwiseAnd, {Operand::Tensor(DType::kFloat32, 1), Operand::Tensor(DType::kFloat32, 1)});
   ASSERT_FALSE(bitwise.ok());
   EXPECT_FALSE(gaps.Skip(Op::kBitwiseAnd, DType::kFloat32,

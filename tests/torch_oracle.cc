@@ -146,9 +146,9 @@ at::Scalar ToTorchScalar(const Operand& operand) {
 
 }  // namespace
 
-at::Tensor RunTorchOp(functional::Op op, const std::vector<Operand>& operands,
+at::Tensor RunTorchOp(ops::Op op, const std::vector<Operand>& operands,
                       const std::vector<at::Tensor>& inputs) {
-  using functional::Op;
+  using ops::Op;
   const at::Tensor& a = inputs[0];
   switch (op) {
     case Op::kAdd:
@@ -234,11 +234,10 @@ at::Tensor RunTorchOp(functional::Op op, const std::vector<Operand>& operands,
     default:  // the ops with a rule and no kernel: tests/ops asks Python's torch
       break;
   }
-  throw std::invalid_argument("RunTorchOp: no libtorch call for " +
-                              std::string(functional::OpName(op)));
+  throw std::invalid_argument("RunTorchOp: no libtorch call for " + std::string(ops::OpName(op)));
 }
 
-TorchAnswer TorchOpDType(functional::Op op, const std::vector<Operand>& operands) {
+TorchAnswer TorchOpDType(ops::Op op, const std::vector<Operand>& operands) {
   std::vector<at::Tensor> inputs;
   for (const Operand& operand : operands) {
     if (operand.is_tensor()) {

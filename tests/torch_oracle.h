@@ -67,13 +67,13 @@ TorchAnswer TorchResultType(const std::vector<at::Tensor>& tensors);
 // numbers), and where PyTorch has a Scalar overload that Python would pick
 // (pow(Tensor, Scalar), pow(Scalar, Tensor), where with scalar values) it is
 // called with the scalar instead. Throws c10::Error where PyTorch raises.
-at::Tensor RunTorchOp(functional::Op op, const std::vector<Operand>& operands,
+at::Tensor RunTorchOp(ops::Op op, const std::vector<Operand>& operands,
                       const std::vector<at::Tensor>& inputs);
 
 // The result dtype of RunTorchOp on tensors of ones (so that no integer
 // division meets a zero it was not given as a Python scalar), or the text
 // of libtorch's error.
-TorchAnswer TorchOpDType(functional::Op op, const std::vector<Operand>& operands);
+TorchAnswer TorchOpDType(ops::Op op, const std::vector<Operand>& operands);
 
 }  // namespace oneflow_promote::testing
 

@@ -153,17 +153,16 @@ std::vector<at::Tag> TagsOf(const Overload& overload) {
 // The promotion kind and the dtypes of an op on tensors of these dtypes and
 // ranks, for tests against torch._prims_common: [kind, compute, opmath, result].
 std::vector<std::string> OpDTypesOf(c10::string_view name, const std::vector<at::Tensor>& tensors) {
-  const functional::Op op = ValueOrThrow(functional::ParseOp(std::string(name)));
+  const ops::Op op = ValueOrThrow(ops::ParseOp(std::string(name)));
   absl::InlinedVector<oneflow_promote::Operand, 3> operands;
   for (const at::Tensor& t : tensors) {
     operands.push_back(oneflow_promote::Operand::Tensor(DTypeOf(t.scalar_type()), t.dim()));
   }
   PromotionOptions promotion;
   promotion.default_dtype = DTypeOf(c10::typeMetaToScalarType(at::get_default_dtype()));
-  const functional::OpDTypes d =
-      InThisTorch(ValueOrThrow(functional::InferOpDTypes(op, operands, promotion)));
-  return {std::string(functional::PromotionKindName(functional::RuleOf(op).kind)),
-          std::string(Name(d.compute)), std::string(Name(d.opmath)), std::string(Name(d.result))};
+  const ops::OpDTypes d = InThisTorch(ValueOrThrow(ops::InferOpDTypes(op, operands, promotion)));
+  return {std::string(ops::PromotionKindName(ops::RuleOf(op).kind)), std::string(Name(d.compute)),
+          std::string(Name(d.opmath)), std::string(Name(d.result))};
 }
 
 // Whether a cast keeps partial layouts of a reduce op ("sum", "max",

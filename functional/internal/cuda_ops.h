@@ -30,7 +30,7 @@ struct CudaOperand {
 };
 
 struct CudaElementwiseArgs {
-  functional::Op op = functional::Op::kAdd;
+  ops::Op op = ops::Op::kAdd;
   DType compute = DType::kFloat32;
   int rank = 0;
   int64_t shape[kMaxRank] = {};
@@ -57,9 +57,9 @@ struct CudaElementwiseArgs {
 // sum, prod or mean of n contiguous elements of `dtype` (an accumulating
 // dtype: int64, floating or complex) into the one element at `out`, all on
 // device `ordinal`, queued on `stream`.
-[[nodiscard]] cast_internal::CudaResult CudaReduceAll(functional::Op op, DType dtype,
-                                                      const void* in, int64_t n, void* out,
-                                                      int ordinal, void* stream);
+[[nodiscard]] cast_internal::CudaResult CudaReduceAll(ops::Op op, DType dtype, const void* in,
+                                                      int64_t n, void* out, int ordinal,
+                                                      void* stream);
 
 // Inclusive prefix sums along the middle axis of contiguous [outer, length,
 // inner] data, queued on `stream`.

@@ -24,7 +24,7 @@
 
 namespace oneflow_promote::functional_internal {
 
-using functional::Op;
+using ops::Op;
 
 // The complex math type: std::complex on the host, cuda::std::complex where
 // nvcc compiles (same layout and arithmetic).
@@ -431,20 +431,20 @@ ONEFLOW_PROMOTE_OPS_INLINE auto Unary(M a) {
 // x ** True and x ** False skip the category rule (PowSkipsKernel).
 template <Op kOp, typename T>
 ONEFLOW_PROMOTE_OPS_INLINE constexpr bool HasKernel() {
-  constexpr functional::OpSpec kSpec = functional::SpecOf(kOp);
-  if constexpr (!kSpec.has_kernel || kSpec.kind != functional::OpKind::kElementwise) {
+  constexpr ops::OpSpec kSpec = ops::SpecOf(kOp);
+  if constexpr (!kSpec.has_kernel || kSpec.kind != ops::OpKind::kElementwise) {
     return false;
   } else {
     using M = typename Math<T>::type;
     constexpr bool kBool = std::is_same_v<M, bool>;
     if (kOp == Op::kPow && kBool) return true;
-    constexpr uint8_t kCategory = kBool                         ? functional::kBoolCategory
-                                  : kIsInt<M>                   ? functional::kIntegerCategories
-                                  : std::is_floating_point_v<M> ? functional::kFloatingCategory
-                                                                : functional::kComplexCategory;
+    constexpr uint8_t kCategory = kBool                         ? ops::kBoolCategory
+                                  : kIsInt<M>                   ? ops::kIntegerCategories
+                                  : std::is_floating_point_v<M> ? ops::kFloatingCategory
+                                                                : ops::kComplexCategory;
     uint8_t categories = kSpec.categories;
-    if (kSpec.promotion == functional::PromotionKind::kIntToFloat) {
-      categories &= ~functional::kBitwiseCategories;
+    if (kSpec.promotion == ops::PromotionKind::kIntToFloat) {
+      categories &= ~ops::kBitwiseCategories;
     }
     return (categories & kCategory) != 0;
   }

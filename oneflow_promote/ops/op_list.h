@@ -542,10 +542,4 @@ inline constexpr std::array<Op, kNumKernelOps> kKernelOps = [] {
 
 }  // namespace oneflow_promote::ops
 
-// The functional frontend sees the rules' names, as it did before the rules
-// had a folder of their own: functional::Op, functional::InferOpDTypes.
-namespace oneflow_promote::functional {
-using namespace ::oneflow_promote::ops;  // NOLINT(build/namespaces)
-}  // namespace oneflow_promote::functional
-
 #endif  // ONEFLOW_PROMOTE_OPS_OP_LIST_H_

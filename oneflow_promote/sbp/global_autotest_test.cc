@@ -31,7 +31,7 @@
 namespace oneflow_promote::sbp {
 namespace {
 
-using functional::Op;
+using ops::Op;
 using Placement = std::vector<int>;  // ranks per placement dimension
 using Locals = std::vector<Tensor>;  // one per rank, row-major over the placement
 
@@ -408,7 +408,7 @@ TEST(GlobalAutoTest, PromotedBinaryOpsFollowTheirPlan) {
             const Tensor expected = *functional::Call(op, inputs);
             int64_t at = -1;
             ASSERT_TRUE(assembled.ok() && SameBits(*assembled, expected, &at))
-                << functional::OpName(op) << "(" << Name(a_dtype) << " " << ToString(a_sbp) << ", "
+                << ops::OpName(op) << "(" << Name(a_dtype) << " " << ToString(a_sbp) << ", "
                 << Name(b_dtype) << " " << ToString(b_sbp) << ") on " << placement.size()
                 << "-D placement, seed " << seed << ", output " << ToString(plan->output)
                 << ": element " << at;

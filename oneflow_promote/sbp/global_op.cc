@@ -21,12 +21,11 @@ bool CastKeepsExactly(DType from, DType to, const NdSbp& nd_sbp) {
 
 }  // namespace
 
-absl::StatusOr<GlobalPlan> PlanGlobalOp(functional::Op op, absl::Span<const GlobalOperand> inputs,
+absl::StatusOr<GlobalPlan> PlanGlobalOp(ops::Op op, absl::Span<const GlobalOperand> inputs,
                                         const PromotionOptions& options, bool strict) {
-  if (functional::OpArity(op) != 2 || inputs.size() != 2) {
-    return absl::InvalidArgumentError(absl::StrCat("PlanGlobalOp: ", functional::OpName(op),
-                                                   " with ", inputs.size(),
-                                                   " inputs; binary ops only"));
+  if (ops::OpArity(op) != 2 || inputs.size() != 2) {
+    return absl::InvalidArgumentError(absl::StrCat("PlanGlobalOp: ", ops::OpName(op), " with ",
+                                                   inputs.size(), " inputs; binary ops only"));
   }
   size_t dims = 0;
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -43,7 +42,7 @@ absl::StatusOr<GlobalPlan> PlanGlobalOp(functional::Op op, absl::Span<const Glob
   dims = std::max<size_t>(dims, 1);
 
   const Operand operands[] = {inputs[0].operand, inputs[1].operand};
-  ASSIGN_OR_RETURN(functional::OpDTypes dtypes, functional::InferOpDTypes(op, operands, options));
+  ASSIGN_OR_RETURN(ops::OpDTypes dtypes, ops::InferOpDTypes(op, operands, options));
 
   GlobalPlan plan;
   plan.dtypes = dtypes;

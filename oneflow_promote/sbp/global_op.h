@@ -6,7 +6,7 @@
 //
 //   GlobalOperand x{Operand::Tensor(DType::kInt8, 1), {Sbp::PartialSum()}};
 //   GlobalOperand y{Operand::Tensor(DType::kInt32, 1), {Sbp::Broadcast()}};
-//   absl::StatusOr<GlobalPlan> plan = PlanGlobalOp(functional::Op::kAdd, {x, y});
+//   absl::StatusOr<GlobalPlan> plan = PlanGlobalOp(ops::Op::kAdd, {x, y});
 //   // int8 partials can't become int32 ones: x is reduced to B, then cast.
 
 #ifndef ONEFLOW_PROMOTE_SBP_GLOBAL_OP_H_
@@ -41,7 +41,7 @@ struct InputPlan {
 };
 
 struct GlobalPlan {
-  functional::OpDTypes dtypes;
+  ops::OpDTypes dtypes;
   std::vector<InputPlan> inputs;
   NdSbp output;
   Exactness exactness = Exactness::kExact;
@@ -50,7 +50,7 @@ struct GlobalPlan {
 // The plan of binary op `op` on two global inputs; with `strict`, nothing
 // is kept that holds only up to rounding. Errors: the op's dtype rules, an
 // op that is not binary, layouts of different placement ranks.
-[[nodiscard]] absl::StatusOr<GlobalPlan> PlanGlobalOp(functional::Op op,
+[[nodiscard]] absl::StatusOr<GlobalPlan> PlanGlobalOp(ops::Op op,
                                                       absl::Span<const GlobalOperand> inputs,
                                                       const PromotionOptions& options = {},
                                                       bool strict = true);

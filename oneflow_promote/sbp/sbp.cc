@@ -25,17 +25,15 @@ bool Keeps(Exactness exactness, bool strict) {
   return exactness == Exactness::kExact || (!strict && exactness == Exactness::kUpToRounding);
 }
 
-bool IsAdditive(functional::Op op) {
-  return op == functional::Op::kAdd || op == functional::Op::kSub;
-}
+bool IsAdditive(ops::Op op) { return op == ops::Op::kAdd || op == ops::Op::kSub; }
 
 // One placement dimension of a binary op, or nothing where it needs boxing.
 struct DimSignature {
   Sbp output;
   Exactness exactness = Exactness::kExact;
 };
-std::optional<DimSignature> KeepDim(functional::Op op, DType compute, const Sbp& a, const Sbp& b) {
-  using functional::Op;
+std::optional<DimSignature> KeepDim(ops::Op op, DType compute, const Sbp& a, const Sbp& b) {
+  using ops::Op;
   if (!a.is_partial() && !b.is_partial()) {
     if (a.kind == SbpKind::kSplit && b.kind == SbpKind::kSplit && a.axis != b.axis) {
       return std::nullopt;
@@ -147,14 +145,14 @@ bool CastBeforeBoxing(DType from, DType to, const NdSbp& in) {
   return true;
 }
 
-absl::StatusOr<BinarySignature> InferBinarySignature(functional::Op op, DType compute,
-                                                     const NdSbp& a, const NdSbp& b, bool strict) {
+absl::StatusOr<BinarySignature> InferBinarySignature(ops::Op op, DType compute, const NdSbp& a,
+                                                     const NdSbp& b, bool strict) {
   if (a.size() != b.size() || a.empty() || a.size() > 2) {
     return absl::InvalidArgumentError(absl::StrCat("operands laid out as ", ToString(a), " and ",
                                                    ToString(b),
                                                    ": expected one or two dimensions each"));
   }
-  if (functional::OpArity(op) != 2) {
+  if (ops::OpArity(op) != 2) {
     return absl::InvalidArgumentError("InferBinarySignature: not a binary op");
   }
   BinarySignature signature{a, b, {}, Exactness::kExact};

@@ -118,7 +118,7 @@ struct BinarySignature {
   NdSbp output;
   Exactness exactness = Exactness::kExact;
 };
-[[nodiscard]] absl::StatusOr<BinarySignature> InferBinarySignature(functional::Op op, DType compute,
+[[nodiscard]] absl::StatusOr<BinarySignature> InferBinarySignature(ops::Op op, DType compute,
                                                                    const NdSbp& a, const NdSbp& b,
                                                                    bool strict = true);
 

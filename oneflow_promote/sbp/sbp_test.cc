@@ -24,7 +24,7 @@
 namespace oneflow_promote::sbp {
 namespace {
 
-using functional::Op;
+using ops::Op;
 
 template <typename T>
 double AsDouble(T x) {

@@ -25,8 +25,8 @@
 namespace oneflow_promote::autotest {
 namespace {
 
-using functional::Op;
-using functional::OpName;
+using ops::Op;
+using ops::OpName;
 
 Shape StorageShape(const OperandSpec& spec) {
   Shape shape = spec.shape;
@@ -159,7 +159,7 @@ std::string EnumName(DType dtype) {
 }
 
 std::string OpEnumName(Op op) {
-  std::string e = "functional::Op::k";
+  std::string e = "ops::Op::k";
   bool upper = true;
   for (char c : OpName(op)) {
     if (c == '_') {

@@ -182,14 +182,14 @@ at::Tensor MakeTorchTensor(const OperandSpec& spec);
 // its code path (its vector or scalar loop, Sleef or libm), in ulps: the
 // bound a result of ours may differ by, stated in docs/ops.md; 0, bit for
 // bit, everywhere else.
-int CpuPathUlps(functional::Op op, DType dtype);
+int CpuPathUlps(ops::Op op, DType dtype);
 
 // "" when `ours` is libtorch's result: the same dtype and shape, integers
 // exactly, NaN, infinities and the sign of zero by position, every other
 // float part within CpuPathUlps(op, ...); else what differs. A result
 // written through `computed_in` (out= of another dtype) counts ulps of the
 // narrower of the two.
-std::string Mismatch(const Tensor& ours, const at::Tensor& theirs, functional::Op op,
+std::string Mismatch(const Tensor& ours, const at::Tensor& theirs, ops::Op op,
                      DType computed_in = DType::kBool);
 
 // Whether libtorch computes this call by other formulas than its element
@@ -197,15 +197,14 @@ std::string Mismatch(const Tensor& ours, const at::Tensor& theirs, functional::O
 // with a complex result and a Python-number exponent, which torch's
 // pow(Tensor, Scalar) fills with ones (0), copies (1) or multiplies out
 // (2, 3) on the CPU. The tests count these apart.
-bool TorchSpecialCasesScalarPow(functional::Op op, absl::Span<const Operand> operands,
-                                DType result);
+bool TorchSpecialCasesScalarPow(ops::Op op, absl::Span<const Operand> operands, DType result);
 
 // The largest distance, in ulps, at which Mismatch has found a result of
 // ours from libtorch's, by (op, result dtype): what each bound rests on.
-const std::map<std::pair<functional::Op, DType>, double>& LargestUlps();
+const std::map<std::pair<ops::Op, DType>, double>& LargestUlps();
 
 struct AutoTestConfig {
-  functional::Op op = functional::Op::kAdd;
+  ops::Op op = ops::Op::kAdd;
   int cases = 100;     // cases that must be compared (both sides ran)
   int loop_limit = 0;  // most draws in all (0: 20x cases); both-rejected draws are skipped
   uint64_t seed = 1;
@@ -229,9 +228,9 @@ struct AutoTestResult {
 AutoTestResult RunAutoTest(const AutoTestConfig& config, const OperandsGenerator& operands);
 
 // The two reproducers for a case.
-std::string CppReproducer(functional::Op op, const std::vector<OperandSpec>& operands,
-                          DType default_dtype, uint64_t seed, const std::string& diagnosis);
-std::string PythonReproducer(functional::Op op, const std::vector<OperandSpec>& operands,
+std::string CppReproducer(ops::Op op, const std::vector<OperandSpec>& operands, DType default_dtype,
+                          uint64_t seed, const std::string& diagnosis);
+std::string PythonReproducer(ops::Op op, const std::vector<OperandSpec>& operands,
                              DType default_dtype, uint64_t seed);
 
 }  // namespace oneflow_promote::autotest

@@ -10,7 +10,7 @@
 namespace oneflow_promote::autotest {
 namespace {
 
-using functional::Op;
+using ops::Op;
 
 constexpr int kCasesPerOp = 150;
 
@@ -27,7 +27,7 @@ Generator<OperandSpec> TensorOrScalar() {
 }
 
 OperandsGenerator OperandsFor(Op op) {
-  switch (functional::OpArity(op)) {
+  switch (ops::OpArity(op)) {
     case 1:
       return Operands({AnyTensor()});
     case 3: {
@@ -67,8 +67,8 @@ TEST_P(OpsAutoTest, AgreesWithLibtorch) {
   const AutoTestResult result = RunAutoTest(config, OperandsFor(config.op));
   EXPECT_EQ(result.failed, 0) << result.first_failure;
   EXPECT_GT(result.compared, 0) << "every drawn case was rejected by both sides";
-  std::cout << functional::OpName(config.op) << ": " << result.compared << " compared, "
-            << result.skipped << " rejected by both, " << result.torch_lacks_kernel
+  std::cout << ops::OpName(config.op) << ": " << result.compared << " compared, " << result.skipped
+            << " rejected by both, " << result.torch_lacks_kernel
             << " skipped where libtorch has no CPU kernel and the library computes, "
             << result.torch_special_cases << " where it special-cases a scalar exponent\n";
   for (const auto& [key, ulps] : LargestUlps()) {
@@ -79,9 +79,9 @@ TEST_P(OpsAutoTest, AgreesWithLibtorch) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllOps, OpsAutoTest, ::testing::ValuesIn(functional::kKernelOps),
+INSTANTIATE_TEST_SUITE_P(AllOps, OpsAutoTest, ::testing::ValuesIn(ops::kKernelOps),
                          [](const ::testing::TestParamInfo<Op>& info) {
-                           return std::string(functional::OpName(info.param));
+                           return std::string(ops::OpName(info.param));
                          });
 
 }  // namespace

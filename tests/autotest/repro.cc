@@ -25,9 +25,9 @@ int main() {
     theirs.push_back(TorchFromBytes(DType::kInt64, {}, bytes, false));
     operands.push_back(ours.back().AsOperand());
   }
-  PrintOurs(functional::Call(functional::Op::kSqrt, ours, options));
+  PrintOurs(functional::Call(ops::Op::kSqrt, ours, options));
   try {
-    PrintTorch(testing::RunTorchOp(functional::Op::kSqrt, operands, theirs));
+    PrintTorch(testing::RunTorchOp(ops::Op::kSqrt, operands, theirs));
   } catch (const std::exception& e) {
     std::cout << "libtorch error: " << e.what() << "\n";
   }

@@ -415,11 +415,11 @@ constexpr absl::string_view kNearMisses[] = {"",     "ADD",  "add ", "div(roundi
                                              "div(", "adds", "ad"};
 
 // The op a name stands for, or nullopt.
-std::optional<functional::Op> KnownOp(absl::string_view name) {
-  for (functional::Op op : functional::kKernelOps) {
-    if (functional::OpName(op) == name) return op;
+std::optional<ops::Op> KnownOp(absl::string_view name) {
+  for (ops::Op op : ops::kKernelOps) {
+    if (ops::OpName(op) == name) return op;
   }
-  const absl::StatusOr<functional::Op> parsed = functional::ParseOp(name);
+  const absl::StatusOr<ops::Op> parsed = ops::ParseOp(name);
   for (absl::string_view alias : kAliases) {
     if (alias == name) {
       FUZZ_CHECK(parsed.ok(), "the alias '%s' is not accepted", std::string(name).c_str());
@@ -430,20 +430,20 @@ std::optional<functional::Op> KnownOp(absl::string_view name) {
 }
 
 void FuzzBinaryOp(ByteReader& r, uint8_t api) {
-  constexpr size_t kNumOps = std::size(functional::kKernelOps);
+  constexpr size_t kNumOps = std::size(ops::kKernelOps);
   constexpr size_t kNumAliases = std::size(kAliases);
   constexpr size_t kNumNearMisses = std::size(kNearMisses);
   const uint8_t name_byte = r.Byte();
   std::string name_storage;
   const char* name = nullptr;
   if (name_byte < kNumOps) {
-    name_storage = std::string(functional::OpName(functional::kKernelOps[name_byte]));
+    name_storage = std::string(ops::OpName(ops::kKernelOps[name_byte]));
   } else if (name_byte < kNumOps + kNumAliases) {
     name_storage = std::string(kAliases[name_byte - kNumOps]);
   } else if (name_byte < kNumOps + kNumAliases + kNumNearMisses) {
     name_storage = std::string(kNearMisses[name_byte - kNumOps - kNumAliases]);
   } else if (name_byte < 0xF0) {
-    name_storage = std::string(functional::OpName(functional::kKernelOps[name_byte % kNumOps]));
+    name_storage = std::string(ops::OpName(ops::kKernelOps[name_byte % kNumOps]));
   } else if (name_byte < 0xF8) {
     for (int i = r.Byte() % 16; i > 0; --i) name_storage.push_back(static_cast<char>(r.Byte()));
     name_storage.resize(std::strlen(name_storage.c_str()));  // the C string the ABI sees
@@ -510,7 +510,7 @@ void FuzzBinaryOp(ByteReader& r, uint8_t api) {
   }
 
   // The arguments the ABI must refuse, whatever the dtype rules say.
-  const std::optional<functional::Op> op = null_name ? std::nullopt : KnownOp(name_storage);
+  const std::optional<ops::Op> op = null_name ? std::nullopt : KnownOp(name_storage);
   bool bad_pointer = false;
   for (int i = 0; i < 3; ++i) {
     bad_pointer |= pointers[i] == nullptr || !Aligned(pointers[i], codes[i]);
@@ -525,24 +525,22 @@ void FuzzBinaryOp(ByteReader& r, uint8_t api) {
     partial_overlap |= shared && !exact;
   }
   std::optional<bool> expect_error;
-  if (!op || functional::OpArity(*op) != 2 || cast_path < 0 || cast_path > 2 ||
-      !ValidCode(a_code) || !ValidCode(b_code) || !ValidCode(out_code) || n < 0 ||
-      n >= overflow_from || (n > 0 && (bad_pointer || ordinal >= 0)) || host.threads < 0 ||
-      partial_overlap) {
+  if (!op || ops::OpArity(*op) != 2 || cast_path < 0 || cast_path > 2 || !ValidCode(a_code) ||
+      !ValidCode(b_code) || !ValidCode(out_code) || n < 0 || n >= overflow_from ||
+      (n > 0 && (bad_pointer || ordinal >= 0)) || host.threads < 0 || partial_overlap) {
     expect_error = true;
-  } else if (!bad_pointer && ordinal < 0 && *op != functional::Op::kDot) {
+  } else if (!bad_pointer && ordinal < 0 && *op != ops::Op::kDot) {
     // Valid arguments on the CPU: the op's dtype rules decide, and then
     // whether the result can be written to out's dtype; integer division
     // may still find a zero divisor. (dot's 0-d result never has out's
     // shape [n], and its own rules are left to the ABI.)
     const Operand operands[] = {Operand::Tensor(static_cast<DType>(a_code), 1),
                                 Operand::Tensor(static_cast<DType>(b_code), 1)};
-    const absl::StatusOr<functional::OpDTypes> dtypes = functional::InferOpDTypes(*op, operands);
-    const bool integer_division =
-        *op == functional::Op::kDivFloor || *op == functional::Op::kDivTrunc ||
-        *op == functional::Op::kFloorDivide || *op == functional::Op::kRemainder;
+    const absl::StatusOr<ops::OpDTypes> dtypes = ops::InferOpDTypes(*op, operands);
+    const bool integer_division = *op == ops::Op::kDivFloor || *op == ops::Op::kDivTrunc ||
+                                  *op == ops::Op::kFloorDivide || *op == ops::Op::kRemainder;
     if (!dtypes.ok() ||
-        !functional::CheckCanCastToOutput(dtypes->result, static_cast<DType>(out_code)).ok()) {
+        !ops::CheckCanCastToOutput(dtypes->result, static_cast<DType>(out_code)).ok()) {
       expect_error = true;
     } else if (!integer_division) {
       expect_error = false;

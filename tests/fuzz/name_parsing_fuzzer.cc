@@ -1,4 +1,4 @@
-// Fuzzes name parsing: ParseDType, functional::ParseOp, ParsePolicy,
+// Fuzzes name parsing: ParseDType, ops::ParseOp, ParsePolicy,
 // DTypeFromRaw and the CLI's tensor words. Every accepted name must be in
 // its list and round-trip (Name(ParseDType(s)) == s and parses back to the
 // same dtype; an op alias maps to the op docs/ops.md gives it), and every
@@ -24,7 +24,7 @@
 namespace oneflow_promote::fuzz {
 namespace {
 
-using functional::Op;
+using ops::Op;
 std::string Quoted(absl::string_view s) { return "'" + std::string(s) + "'"; }
 
 void CheckDTypeName(absl::string_view s) {
@@ -55,17 +55,17 @@ void CheckDTypeName(absl::string_view s) {
 
 void CheckOpName(absl::string_view s) {
   std::optional<Op> expected;
-  for (Op op : functional::kAllOps) {
-    if (functional::OpName(op) == s) expected = op;
+  for (Op op : ops::kAllOps) {
+    if (ops::OpName(op) == s) expected = op;
   }
   // The aliases op_list.h declares, which docs/ops.md's table lists.
-  for (Op op : functional::kAllOps) {
+  for (Op op : ops::kAllOps) {
     for (absl::string_view alias :
-         absl::StrSplit(functional::SpecOf(op).aliases, ' ', absl::SkipEmpty())) {
+         absl::StrSplit(ops::SpecOf(op).aliases, ' ', absl::SkipEmpty())) {
       if (alias == s) expected = op;
     }
   }
-  const absl::StatusOr<Op> parsed = functional::ParseOp(s);
+  const absl::StatusOr<Op> parsed = ops::ParseOp(s);
   if (!parsed.ok()) {
     FUZZ_CHECK(!expected.has_value(), "ParseOp rejected the documented name %s", Quoted(s).c_str());
     return;
@@ -73,12 +73,12 @@ void CheckOpName(absl::string_view s) {
   FUZZ_CHECK(expected.has_value(), "ParseOp accepted %s, which is neither an op nor an alias",
              Quoted(s).c_str());
   FUZZ_CHECK(*parsed == *expected, "ParseOp(%s) gave %s", Quoted(s).c_str(),
-             std::string(functional::OpName(*parsed)).c_str());
-  const absl::string_view canonical = functional::OpName(*parsed);
-  const absl::StatusOr<Op> again = functional::ParseOp(canonical);
+             std::string(ops::OpName(*parsed)).c_str());
+  const absl::string_view canonical = ops::OpName(*parsed);
+  const absl::StatusOr<Op> again = ops::ParseOp(canonical);
   FUZZ_CHECK(canonical != "invalid" && again.ok() && *again == *parsed,
              "OpName(ParseOp(%s)) does not parse back", Quoted(s).c_str());
-  const int arity = functional::OpArity(*parsed);
+  const int arity = ops::OpArity(*parsed);
   FUZZ_CHECK(arity >= 1 && arity <= 3, "OpArity(%s) is %d", Quoted(s).c_str(), arity);
 }
 

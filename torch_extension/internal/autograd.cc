@@ -26,7 +26,7 @@
 namespace oneflow_promote::torch_extension {
 namespace {
 
-using functional::Op;
+using ops::Op;
 using torch::autograd::Node;
 using torch::autograd::SavedVariable;
 using torch::autograd::variable_list;
@@ -84,7 +84,7 @@ bool AnyOperandRequiresGrad(const OpCall& call) {
 // them, Python scalars as values), the gradient dtype and shape of each.
 class OpBackward final : public Node {
  public:
-  OpBackward(const OpCall& call, Formula formula, const functional::OpDTypes& dtypes)
+  OpBackward(const OpCall& call, Formula formula, const ops::OpDTypes& dtypes)
       : op_(call.op), base_(call.overload->base), formula_(formula), alpha_(call.alpha) {
     absl::InlinedVector<oneflow_promote::Operand, 3> rule_operands;
     for (const Operand& operand : call.operands) {
@@ -103,7 +103,7 @@ class OpBackward final : public Node {
         info.sizes = operand.tensor->sym_sizes().vec();
         info.options = operand.tensor->options();
         const std::optional<DType> gradient =
-            functional::GradientDType(functional::RuleOf(op_), rule_operands, i, dtypes);
+            ops::GradientDType(ops::RuleOf(op_), rule_operands, i, dtypes);
         if (gradient.has_value()) info.gradient = *ToTorchScalarType(*gradient);
       }
       operands_.push_back(std::move(info));
@@ -243,7 +243,7 @@ torch::autograd::edge_list NextEdges(const OpCall& call) {
 
 // The node for a call, or null where no gradient flows: the formula, and
 // the dtypes of the result the gradient arrives in.
-NodePtr MakeBackward(const OpCall& call, Formula formula, const functional::OpDTypes& dtypes) {
+NodePtr MakeBackward(const OpCall& call, Formula formula, const ops::OpDTypes& dtypes) {
   if (formula == Formula::kNotImplemented) {
     return MakeNode<torch::autograd::NotImplemented>("oneflow_promote::" + call.overload->base,
                                                      NextEdges(call));
@@ -273,13 +273,12 @@ void RunFunctional(const OpCall& call, const c10::OperatorHandle& op, c10::Dispa
                    torch::jit::Stack* stack) {
   if (!AnyOperandRequiresGrad(call)) return Redispatch(call, op, keys, stack);
   // Only the dtypes matter here: the kernel below checks values.
-  const functional::OpDTypes dtypes = InferDTypes(call);
-  if (!functional::ResultRequiresGrad(dtypes)) return Redispatch(call, op, keys, stack);
+  const ops::OpDTypes dtypes = InferDTypes(call);
+  if (!ops::ResultRequiresGrad(dtypes)) return Redispatch(call, op, keys, stack);
   // torch has no derivative for remainder.Scalar_Tensor either.
   const bool scalar_remainder = call.op == Op::kRemainder && call.operands[0].tensor == nullptr;
   const Formula formula =
-      functional::RuleOf(call.op).derivative == functional::Derivative::kNotImplemented ||
-              scalar_remainder
+      ops::RuleOf(call.op).derivative == ops::Derivative::kNotImplemented || scalar_remainder
           ? Formula::kNotImplemented
           : Formula::kArithmetic;
   NodePtr node = MakeBackward(call, formula, dtypes);
@@ -299,17 +298,17 @@ void RunInPlace(const OpCall& call, const c10::OperatorHandle& op, c10::Dispatch
   const at::Tensor self = call.destination;
   const bool differentiable =
       at::isFloatingType(self.scalar_type()) || at::isComplexType(self.scalar_type());
-  const bool logical = functional::RuleOf(call.op).kind == functional::PromotionKind::kAlwaysBool &&
-                       !IsComparison(call.op);
+  const bool logical =
+      ops::RuleOf(call.op).kind == ops::PromotionKind::kAlwaysBool && !IsComparison(call.op);
   const bool requires_grad = differentiable && !logical && AnyOperandRequiresGrad(call);
   torch::autograd::check_inplace(self, requires_grad);
   if (!requires_grad) return Redispatch(call, op, keys, stack);
   Formula formula = Formula::kArithmetic;
   if (IsComparison(call.op)) formula = Formula::kZeros;
-  if (functional::RuleOf(call.op).derivative == functional::Derivative::kNotImplemented) {
+  if (ops::RuleOf(call.op).derivative == ops::Derivative::kNotImplemented) {
     formula = Formula::kNotImplemented;
   }
-  functional::OpDTypes dtypes = InferDTypes(call);
+  ops::OpDTypes dtypes = InferDTypes(call);
   // The gradient arrives in self's dtype.
   dtypes.result = *FromTorchScalarType(self.scalar_type());
   NodePtr node = MakeBackward(call, formula, dtypes);
@@ -358,10 +357,9 @@ void RunAutograd(const Overload& overload, const c10::OperatorHandle& op, c10::D
   const bool requires_grad = torch::autograd::GradMode::is_enabled() &&
                              (AnyOperandRequiresGrad(call) || call.destination.requires_grad());
   if (!requires_grad) return Redispatch(call, op, keys, stack);
-  const functional::OpDTypes dtypes = InferDTypes(call);
-  if (!functional::ResultRequiresGrad(dtypes)) return Redispatch(call, op, keys, stack);
-  const bool not_implemented =
-      functional::RuleOf(call.op).derivative == functional::Derivative::kNotImplemented;
+  const ops::OpDTypes dtypes = InferDTypes(call);
+  if (!ops::ResultRequiresGrad(dtypes)) return Redispatch(call, op, keys, stack);
+  const bool not_implemented = ops::RuleOf(call.op).derivative == ops::Derivative::kNotImplemented;
   TORCH_CHECK(not_implemented, call.overload->base,
               "(): functions with out=... arguments don't support automatic differentiation, "
               "but one of the arguments requires grad.");

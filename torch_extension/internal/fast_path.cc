@@ -18,7 +18,7 @@ namespace {
 // One call's promotion inputs: the op, the default dtype and each tensor's
 // dtype and rank (0-d tensors promote apart).
 struct DTypesKey {
-  functional::Op op;
+  ops::Op op;
   DType default_dtype;
   int count = 0;
   at::ScalarType types[3];
@@ -36,9 +36,9 @@ struct DTypesKey {
 
 // InferDTypes, remembered for the thread's last operand dtypes: a run of
 // calls on the same dtypes (a model's layers) decides them once.
-const functional::OpDTypes& CachedDTypes(const OpCall& call, DType default_dtype) {
+const ops::OpDTypes& CachedDTypes(const OpCall& call, DType default_dtype) {
   thread_local std::optional<DTypesKey> last_key;
-  thread_local functional::OpDTypes last;
+  thread_local ops::OpDTypes last;
   DTypesKey key{call.op, default_dtype};
   for (const Operand& operand : call.operands) {
     key.types[key.count] = operand.tensor->scalar_type();
@@ -81,7 +81,7 @@ bool TakesFastPath(const OpCall& call) {
 at::Tensor RunFastPath(const OpCall& call) {
   const DType default_dtype =
       *FromTorchScalarType(c10::typeMetaToScalarType(at::get_default_dtype()));
-  const functional::OpDTypes& dtypes = CachedDTypes(call, default_dtype);
+  const ops::OpDTypes& dtypes = CachedDTypes(call, default_dtype);
   const std::optional<at::ScalarType> result_type = ToTorchScalarType(dtypes.result);
   TORCH_CHECK(result_type.has_value(), "libtorch has no ", std::string(Name(dtypes.result)));
   const at::Tensor& first = *call.operands[0].tensor;

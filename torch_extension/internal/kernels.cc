@@ -33,7 +33,7 @@
 namespace oneflow_promote::torch_extension {
 namespace {
 
-using functional::OpDTypes;
+using ops::OpDTypes;
 
 template <typename T>
 T ValueOrThrow(absl::StatusOr<T> value) {
@@ -113,10 +113,9 @@ void CheckDestination(const OpCall& call, DType result, c10::SymIntArrayRef shap
   const at::Tensor& destination = call.destination;
   const DType destination_dtype = DTypeOf(destination.scalar_type(), call.operands.size());
   // torch's where writes only into out= of its result's dtype.
-  TORCH_CHECK(call.op != functional::Op::kWhere || destination_dtype == result,
-              "Expected out type to be ", std::string(Name(result)), " but got ",
-              std::string(Name(destination_dtype)));
-  ThrowIfError(functional::CheckCanCastToOutput(result, destination_dtype));
+  TORCH_CHECK(call.op != ops::Op::kWhere || destination_dtype == result, "Expected out type to be ",
+              std::string(Name(result)), " but got ", std::string(Name(destination_dtype)));
+  ThrowIfError(ops::CheckCanCastToOutput(result, destination_dtype));
   if (call.overload->variant == Variant::kInPlace) {
     TORCH_CHECK(destination.sym_sizes().equals(shape), "output with shape ",
                 destination.sym_sizes(), " doesn't match the broadcast shape ", shape);
@@ -292,8 +291,8 @@ void RunAlphaSteps(const OpCall& call, DType dtype, const c10::Scalar& alpha,
                                               : c10::Device(c10::kCPU)));
   Tensor scaled_view = ViewOf(scaled, 1);
   const Tensor product_inputs[] = {views[1], Tensor::WrappedNumber(ScalarOperand(alpha))};
-  ThrowIfError(functional::CallOutWithDTypes(functional::Op::kMul, product_inputs, in_steps,
-                                             scaled_view, options));
+  ThrowIfError(
+      functional::CallOutWithDTypes(ops::Op::kMul, product_inputs, in_steps, scaled_view, options));
   const Tensor sum_inputs[] = {views[0], scaled_view};
   Tensor target_view = ViewOf(target, views.size());
   ThrowIfError(functional::CallOutWithDTypes(call.op, sum_inputs, in_steps, target_view, options));
@@ -381,9 +380,9 @@ OpDTypes InferDTypes(const OpCall& call, DType default_dtype) {
   PromotionOptions promotion;
   promotion.default_dtype = default_dtype;
   const OpDTypes dtypes =
-      InThisTorch(ValueOrThrow(functional::InferOpDTypes(call.op, operands, promotion)));
+      InThisTorch(ValueOrThrow(ops::InferOpDTypes(call.op, operands, promotion)));
   if (call.alpha.has_value()) {
-    ThrowIfError(functional::CheckAlpha(dtypes.compute, ScalarOperand(*call.alpha)));
+    ThrowIfError(ops::CheckAlpha(dtypes.compute, ScalarOperand(*call.alpha)));
   }
   return dtypes;
 }

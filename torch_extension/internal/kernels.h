@@ -24,12 +24,12 @@ void ThrowIfError(const absl::Status& status);
 
 // The rules' dtypes as the torch this is compiled against (and loaded
 // into) has them: without bcomplex32 (before 2.15), complex64 in its place.
-functional::OpDTypes InThisTorch(functional::OpDTypes dtypes);
+ops::OpDTypes InThisTorch(ops::OpDTypes dtypes);
 
 // The library's dtypes for a call (the default dtype from
 // torch.get_default_dtype()), or PyTorch's error, raised.
-functional::OpDTypes InferDTypes(const OpCall& call);
-functional::OpDTypes InferDTypes(const OpCall& call, DType default_dtype);
+ops::OpDTypes InferDTypes(const OpCall& call);
+ops::OpDTypes InferDTypes(const OpCall& call, DType default_dtype);
 
 // The call on CPU or CUDA tensors: checks (overlap, dtypes, shapes), then
 // the result, or out= or self written.

@@ -13,7 +13,7 @@
 namespace oneflow_promote::torch_extension {
 namespace {
 
-using functional::Op;
+using ops::Op;
 
 // Operand names in the schema: self, other; where's condition, self, other.
 constexpr const char* kBinaryNames[] = {"self", "other"};
@@ -58,8 +58,8 @@ std::vector<Overload> MakeOverloads() {
   std::vector<Overload> overloads;
   // The binary ops op_list.h marks InTorchExtension(), with their rows'
   // overload conventions (alpha, rounding_mode, in place).
-  for (Op op : functional::kAllOps) {
-    const functional::OpSpec& s = functional::SpecOf(op);
+  for (Op op : ops::kAllOps) {
+    const ops::OpSpec& s = ops::SpecOf(op);
     if (!s.in_torch_extension || s.arity != 2) continue;
     // Each overload, and for add, sub and div its twin with alpha or
     // rounding_mode ("Tensor_mode", "Scalar_mode_out", as aten names div's).
@@ -88,9 +88,9 @@ std::vector<Overload> MakeOverloads() {
     // Scalar_Tensor ones for the first, and out= there too where the
     // argument parser wraps numbers into tensors (the ops that take
     // numbers alone).
-    const bool scalar_other = (s.scalars & functional::kScalarSecond) != 0;
-    const bool scalar_self = (s.scalars & functional::kScalarFirst) != 0;
-    const bool scalar_self_out = scalar_self && (s.scalars & functional::kScalarsAlone) != 0;
+    const bool scalar_other = (s.scalars & ops::kScalarSecond) != 0;
+    const bool scalar_self = (s.scalars & ops::kScalarFirst) != 0;
+    const bool scalar_self_out = scalar_self && (s.scalars & ops::kScalarsAlone) != 0;
     add("Tensor", Variant::kFunctional, false);
     if (scalar_other) add("Scalar", Variant::kFunctional, true);
     add("out", Variant::kOut, false);

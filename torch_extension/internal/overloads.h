@@ -33,7 +33,7 @@ struct Overload {
   std::string name;    // "add.Scalar_out"
   std::string schema;  // the schema, name included
   std::string base;    // "add": for messages
-  functional::Op op;   // div: kDiv, its rounding_mode choosing per call
+  ops::Op op;          // div: kDiv, its rounding_mode choosing per call
   Variant variant;
   // Which operands are Python scalars (Scalar in the schema).
   absl::InlinedVector<bool, 3> scalar;
@@ -61,7 +61,7 @@ struct Operand {
 // A call's arguments, read from the stack (which must outlive it).
 struct OpCall {
   const Overload* overload;
-  functional::Op op;  // div with rounding_mode resolved
+  ops::Op op;  // div with rounding_mode resolved
   absl::InlinedVector<Operand, 3> operands;
   std::optional<c10::Scalar> alpha;  // absent where the overload has none
   // out= or self of an in-place call; undefined for functional calls and

@@ -216,107 +216,127 @@ std::string PromotionTableMarkdown(Policy policy) {
   return absl::StrJoin(lines, "\n");
 }
 
-Answer RunInvocation(const std::vector<absl::string_view>& words, const Settings& defaults) {
-  Settings settings = defaults;
+namespace {
+
+// The words of one invocation: its settings after the flags, and the
+// positional words without the optional leading "promote".
+struct Invocation {
+  Settings settings;
   std::vector<absl::string_view> positional;
+  bool help = false;
+};
+
+absl::StatusOr<Invocation> ParseInvocation(const std::vector<absl::string_view>& words,
+                                           const Settings& defaults) {
+  Invocation invocation{defaults, {}};
   for (size_t i = 0; i < words.size();) {
-    if (absl::StartsWith(words[i], "--")) {
-      if (words[i] == "--help") return {Usage(), true};
-      absl::StatusOr<int> consumed = ApplyFlag(words, i, settings);
-      if (!consumed.ok()) return Error(consumed.status());
-      i += *consumed;
+    if (!absl::StartsWith(words[i], "--")) {
+      invocation.positional.push_back(words[i++]);
       continue;
     }
-    positional.push_back(words[i]);
-    ++i;
-  }
-  if (!positional.empty() && positional.front() == "promote") positional.erase(positional.begin());
-  if (positional.empty()) return Error(absl::InvalidArgumentError("no operands given; see --help"));
-
-  const absl::string_view command = positional.front();
-  if (command == "table") {
-    if (positional.size() > 1) {
-      return Error(absl::InvalidArgumentError("table takes no operands"));
+    if (words[i] == "--help") {
+      invocation.help = true;
+      return invocation;
     }
-    return {PromotionTableMarkdown(settings.policy), true};
+    absl::StatusOr<int> consumed = ApplyFlag(words, i, invocation.settings);
+    if (!consumed.ok()) return consumed.status();
+    i += *consumed;
+  }
+  std::vector<absl::string_view>& positional = invocation.positional;
+  if (!positional.empty() && positional.front() == "promote") positional.erase(positional.begin());
+  if (positional.empty()) return absl::InvalidArgumentError("no operands given; see --help");
+  return invocation;
+}
+
+// `sbp FROM TO`: whether each partial SBP survives the cast.
+absl::StatusOr<std::string> SbpCommand(absl::Span<const absl::string_view> operands) {
+  if (operands.empty()) return sbp::CastRulesMarkdown();
+  if (operands.size() != 2) return absl::InvalidArgumentError("sbp takes no operands, or FROM TO");
+  absl::StatusOr<DType> from = ParseDType(operands[0]);
+  if (!from.ok()) return from.status();
+  absl::StatusOr<DType> to = ParseDType(operands[1]);
+  if (!to.ok()) return to.status();
+  std::vector<std::string> lines;
+  for (sbp::SbpKind kind :
+       {sbp::SbpKind::kPartialSum, sbp::SbpKind::kPartialMax, sbp::SbpKind::kPartialMin}) {
+    lines.push_back(absl::StrCat(sbp::Sbp{kind}.ToString(), ": ",
+                                 sbp::ExactnessName(sbp::CastKeeps(*from, *to, kind))));
+  }
+  return absl::StrJoin(lines, "\n");
+}
+
+// `op NAME OPERANDS...`: the op's result dtype as PyTorch decides it.
+absl::StatusOr<std::string> OpCommand(absl::Span<const absl::string_view> words,
+                                      const Settings& settings) {
+  if (words.empty()) return absl::InvalidArgumentError("op needs a NAME");
+  if (settings.policy != Policy::kTorch) {
+    return absl::InvalidArgumentError(
+        "op follows PyTorch's operators: it takes --policy=torch only");
+  }
+  absl::StatusOr<ops::Op> op = ops::ParseOp(words[0]);
+  if (!op.ok()) return op.status();
+  if (!settings.rounding_mode.empty()) {
+    if (*op != ops::Op::kDiv) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--rounding-mode applies to div, not ", words[0]));
+    }
+    op = settings.rounding_mode == "floor" ? ops::Op::kDivFloor : ops::Op::kDivTrunc;
+  }
+  const std::vector<absl::string_view> operand_words(words.begin() + 1, words.end());
+  absl::StatusOr<std::vector<Operand>> operands = ParseOperands(operand_words);
+  if (!operands.ok()) return operands.status();
+  RETURN_IF_ERROR(ops::CheckPythonSignature(ops::RuleOf(*op), *operands));
+  absl::StatusOr<ops::OpDTypes> dtypes =
+      ops::InferOpDTypes(*op, *operands, settings.options, settings.dtype);
+  if (!dtypes.ok()) return dtypes.status();
+  RETURN_IF_ERROR(CheckExplicitShapes(*op, operand_words));
+  return std::string(Name(dtypes->result));
+}
+
+// Every command but explain, whose answer carries its own errors.
+absl::StatusOr<std::string> RunCommand(absl::string_view command,
+                                       const std::vector<absl::string_view>& positional,
+                                       const Settings& settings) {
+  const absl::Span<const absl::string_view> rest = absl::MakeConstSpan(positional).subspan(1);
+  if (command == "table") {
+    if (!rest.empty()) return absl::InvalidArgumentError("table takes no operands");
+    return PromotionTableMarkdown(settings.policy);
   }
   if (command == "ops") {
-    if (positional.size() > 1) return Error(absl::InvalidArgumentError("ops takes no operands"));
-    return {OpsTableMarkdown(), true};
+    if (!rest.empty()) return absl::InvalidArgumentError("ops takes no operands");
+    return OpsTableMarkdown();
   }
-  if (command == "sbp") {
-    if (positional.size() == 1) return {sbp::CastRulesMarkdown(), true};
-    if (positional.size() != 3) {
-      return Error(absl::InvalidArgumentError("sbp takes no operands, or FROM TO"));
-    }
-    absl::StatusOr<DType> from = ParseDType(positional[1]);
-    if (!from.ok()) return Error(from.status());
-    absl::StatusOr<DType> to = ParseDType(positional[2]);
-    if (!to.ok()) return Error(to.status());
-    std::vector<std::string> lines;
-    for (sbp::SbpKind kind :
-         {sbp::SbpKind::kPartialSum, sbp::SbpKind::kPartialMax, sbp::SbpKind::kPartialMin}) {
-      lines.push_back(absl::StrCat(sbp::Sbp{kind}.ToString(), ": ",
-                                   sbp::ExactnessName(sbp::CastKeeps(*from, *to, kind))));
-    }
-    return {absl::StrJoin(lines, "\n"), true};
-  }
-  if (command == "diff") {
-    positional.erase(positional.begin());
-    absl::StatusOr<std::string> answer = RunDiffCommand(positional, settings.options);
-    if (!answer.ok()) return Error(answer.status());
-    return {*std::move(answer), true};
-  }
-  if (command == "cast") {
-    positional.erase(positional.begin());
-    absl::StatusOr<std::string> answer = RunCastCommand(positional);
-    if (!answer.ok()) return Error(answer.status());
-    return {*std::move(answer), true};
-  }
-  if (command == "op") {
-    if (positional.size() < 2) return Error(absl::InvalidArgumentError("op needs a NAME"));
-    if (settings.policy != Policy::kTorch) {
-      return Error(absl::InvalidArgumentError(
-          "op follows PyTorch's operators: it takes --policy=torch only"));
-    }
-    absl::StatusOr<ops::Op> op = ops::ParseOp(positional[1]);
-    if (!op.ok()) return Error(op.status());
-    if (!settings.rounding_mode.empty()) {
-      if (*op != ops::Op::kDiv) {
-        return Error(absl::InvalidArgumentError(
-            absl::StrCat("--rounding-mode applies to div, not ", positional[1])));
-      }
-      op = settings.rounding_mode == "floor" ? ops::Op::kDivFloor : ops::Op::kDivTrunc;
-    }
+  if (command == "sbp") return SbpCommand(rest);
+  if (command == "diff") return RunDiffCommand({rest.begin(), rest.end()}, settings.options);
+  if (command == "cast") return RunCastCommand({rest.begin(), rest.end()});
+  if (command == "op") return OpCommand(rest, settings);
+  absl::StatusOr<std::vector<Operand>> operands = ParseOperands(positional);
+  if (!operands.ok()) return operands.status();
+  absl::StatusOr<DType> dtype = ResultType(*operands, settings.policy, settings.options);
+  if (!dtype.ok()) return dtype.status();
+  return std::string(Name(*dtype));
+}
+
+}  // namespace
+
+Answer RunInvocation(const std::vector<absl::string_view>& words, const Settings& defaults) {
+  absl::StatusOr<Invocation> invocation = ParseInvocation(words, defaults);
+  if (!invocation.ok()) return Error(invocation.status());
+  if (invocation->help) return {Usage(), true};
+  const std::vector<absl::string_view>& positional = invocation->positional;
+  if (positional.front() == "explain") {
     absl::StatusOr<std::vector<Operand>> operands =
-        ParseOperands({positional.begin() + 2, positional.end()});
+        ParseOperands({positional.begin() + 1, positional.end()});
     if (!operands.ok()) return Error(operands.status());
-    if (absl::Status signature = ops::CheckPythonSignature(ops::RuleOf(*op), *operands);
-        !signature.ok()) {
-      return Error(signature);
-    }
-    absl::StatusOr<ops::OpDTypes> dtypes =
-        ops::InferOpDTypes(*op, *operands, settings.options, settings.dtype);
-    if (!dtypes.ok()) return Error(dtypes.status());
-    if (absl::Status shapes = CheckExplicitShapes(*op, {positional.begin() + 2, positional.end()});
-        !shapes.ok()) {
-      return Error(shapes);
-    }
-    return {std::string(Name(dtypes->result)), true};
-  }
-  if (command == "explain") {
-    positional.erase(positional.begin());
-    absl::StatusOr<std::vector<Operand>> operands = ParseOperands(positional);
-    if (!operands.ok()) return Error(operands.status());
-    std::string text = ExplainResultType(*operands, settings.policy, settings.options);
+    std::string text =
+        ExplainResultType(*operands, invocation->settings.policy, invocation->settings.options);
     const bool ok = !absl::StrContains(text, "\nerror: ") && !absl::StartsWith(text, "error: ");
     return {std::move(text), ok};
   }
-  absl::StatusOr<std::vector<Operand>> operands = ParseOperands(positional);
-  if (!operands.ok()) return Error(operands.status());
-  absl::StatusOr<DType> dtype = ResultType(*operands, settings.policy, settings.options);
-  if (!dtype.ok()) return Error(dtype.status());
-  return {std::string(Name(*dtype)), true};
+  absl::StatusOr<std::string> answer =
+      RunCommand(positional.front(), positional, invocation->settings);
+  if (!answer.ok()) return Error(answer.status());
+  return {*std::move(answer), true};
 }
 
 std::string BatchAnswerLine(absl::string_view line, const Settings& defaults) {

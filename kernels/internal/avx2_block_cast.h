@@ -47,7 +47,7 @@ template <typename From, typename To, typename = void>
 struct BlockCast : blocks::NoBlockCast<From, To> {};
 
 template <typename From, typename To>
-struct BlockCast<From, To, std::enable_if_t<block_internal::kStreamsCompilerLoop<From, To>>>
+struct BlockCast<From, To, std::enable_if_t<kStreamsCompilerLoop<From, To>>>
     : blocks::LoopBlockCast<From, To> {};
 
 }  // namespace oneflow_promote::cast_internal::ONEFLOW_PROMOTE_CPU_TARGET

@@ -18,7 +18,6 @@
 #include "oneflow_promote/numeric_types.h"
 
 namespace oneflow_promote::cast_internal::ONEFLOW_PROMOTE_CPU_TARGET {
-namespace block_internal {
 
 #define ONEFLOW_PROMOTE_BLOCK_INLINE static inline __attribute__((always_inline))
 
@@ -307,7 +306,6 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256i HalfRealParts16(const void* pairs) {
 
 #undef ONEFLOW_PROMOTE_BLOCK_INLINE
 
-}  // namespace block_internal
 }  // namespace oneflow_promote::cast_internal::ONEFLOW_PROMOTE_CPU_TARGET
 
 #endif  // ONEFLOW_PROMOTE_KERNELS_INTERNAL_AVX2_BLOCK_HELPERS_H_

@@ -27,7 +27,6 @@ template <typename From>
 struct BlockCast<From, bool, std::enable_if_t<blocks::kIsComplexSource<From>>> {
   template <blocks::Store kStore = blocks::Store::kOrdinary>
   static int64_t Run(const From* in, bool* out, int64_t n) {
-    using namespace block_internal;
     const auto words8 = [](const From* block_in) __attribute__((always_inline)) {
       __m256i nonzero;
       if constexpr (std::is_same_v<From, Complex<Float16>>) {
@@ -72,7 +71,6 @@ template <typename From, typename To>
 struct BlockCast<From, To, std::enable_if_t<blocks::kIsRealPartCast<From, To>>> {
   template <blocks::Store kStore = blocks::Store::kOrdinary>
   static int64_t Run(const From* in, To* out, int64_t n) {
-    using namespace block_internal;
     if constexpr (kStore == Store::kOrdinary && std::is_same_v<To, float>) return 0;
     return RunBlocks<8, Rounding::kCallersMode, kStore>(
         in, out, n, [](const From* block_in, To* block_out) {

@@ -31,12 +31,10 @@ namespace oneflow_promote::cast_internal::ONEFLOW_PROMOTE_CPU_TARGET {
 // rare block with an INT32_MIN lane is redone with the saturating lanes.
 // Skipping the clamps up front is a third fewer instructions per block.
 template <typename From, typename To>
-struct BlockCast<
-    From, To,
-    std::enable_if_t<blocks::kIsSmallIntDest<To> && block_internal::kIsFloatingSource<From>>> {
+struct BlockCast<From, To,
+                 std::enable_if_t<blocks::kIsSmallIntDest<To> && kIsFloatingSource<From>>> {
   // Eight elements as int32 lanes truncated without saturating.
   static __m256i TruncatedLanes(const From* in) {
-    using namespace block_internal;
     if constexpr (kIsExactFloatSource<From>) {
       return _mm256_cvttps_epi32(LoadFloat8(in));
     } else if constexpr (std::is_same_v<From, Complex<double>>) {
@@ -51,7 +49,6 @@ struct BlockCast<
   // The same, saturating (TruncateSaturating8/4: the results, or values
   // that Words and the byte packs saturate into them).
   static __m256i SaturatedLanes(const From* in) {
-    using namespace block_internal;
     if constexpr (kIsExactFloatSource<From>) {
       return TruncateSaturating8<To>(LoadFloat8(in));
     } else {
@@ -61,7 +58,6 @@ struct BlockCast<
     }
   }
   static __m256i Lanes(const From* in) {
-    using block_internal::AnyIndefinite;
     const __m256i lanes = TruncatedLanes(in);
     return AnyIndefinite(lanes, lanes) ? SaturatedLanes(in) : lanes;
   }
@@ -71,7 +67,6 @@ struct BlockCast<
 
   template <blocks::Store kStore = blocks::Store::kOrdinary>
   static int64_t Run(const From* in, To* out, int64_t n) {
-    using namespace block_internal;
     if constexpr (sizeof(To) == 1 || (sizeof(To) == 2 && kIsHalfSource<From>)) {
       return RunBlocks<16, Rounding::kCallersMode, kStore>(
           in, out, n, [](const From* block_in, To* block_out) {
@@ -145,10 +140,9 @@ struct BlockCast<
 
 // Floating and complex -> int64 (truncate, saturate).
 template <typename From>
-struct BlockCast<From, int64_t, std::enable_if_t<block_internal::kIsFloatingSource<From>>> {
+struct BlockCast<From, int64_t, std::enable_if_t<kIsFloatingSource<From>>> {
   template <blocks::Store kStore = blocks::Store::kOrdinary>
   static int64_t Run(const From* in, int64_t* out, int64_t n) {
-    using namespace block_internal;
     const auto eight = [](const From* block_in, int64_t* block_out) __attribute__((always_inline)) {
       __m256i* p = reinterpret_cast<__m256i*>(block_out);
       if constexpr (kIsExactFloatSource<From>) {

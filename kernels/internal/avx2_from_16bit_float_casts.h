@@ -24,14 +24,12 @@ namespace oneflow_promote::cast_internal::ONEFLOW_PROMOTE_CPU_TARGET {
 // complex128: exact, through F16C or a shift instead of convert.h's bit
 // decoding.
 template <typename From, typename To>
-struct BlockCast<
-    From, To,
-    std::enable_if_t<block_internal::kIsHalfSource<From> && block_internal::kIsWideFloatDest<To> &&
-                     !(convert_internal::IsComplex<From>::value &&
-                       convert_internal::IsComplex<To>::value)>> {
+struct BlockCast<From, To,
+                 std::enable_if_t<kIsHalfSource<From> && kIsWideFloatDest<To> &&
+                                  !(convert_internal::IsComplex<From>::value &&
+                                    convert_internal::IsComplex<To>::value)>> {
   template <blocks::Store kStore = blocks::Store::kOrdinary>
   static int64_t Run(const From* in, To* out, int64_t n) {
-    using namespace block_internal;
     return RunBlocks<8, Rounding::kCallersMode, kStore>(
         in, out, n, [](const From* block_in, To* block_out) {
           const __m256 real = LoadFloat8(block_in);

@@ -26,10 +26,9 @@ namespace oneflow_promote::cast_internal::ONEFLOW_PROMOTE_CPU_TARGET {
 // MXCSR mode, as static_cast does. A block holding a larger value converts
 // its elements one at a time.
 template <typename To>
-struct BlockCast<int64_t, To, std::enable_if_t<block_internal::kIsWideFloatDest<To>>> {
+struct BlockCast<int64_t, To, std::enable_if_t<kIsWideFloatDest<To>>> {
   template <blocks::Store kStore = blocks::Store::kOrdinary>
   static int64_t Run(const int64_t* in, To* out, int64_t n) {
-    using namespace block_internal;
     return RunBlocks<8, Rounding::kCallersMode, kStore>(
         in, out, n, [](const int64_t* block_in, To* block_out) {
           const __m256i* p = reinterpret_cast<const __m256i*>(block_in);

@@ -17,7 +17,6 @@
 #include "oneflow_promote/numeric_types.h"
 
 namespace oneflow_promote::cast_internal::ONEFLOW_PROMOTE_CPU_TARGET {
-namespace block_internal {
 
 #define ONEFLOW_PROMOTE_BLOCK_INLINE static inline __attribute__((always_inline))
 
@@ -348,7 +347,6 @@ ONEFLOW_PROMOTE_BLOCK_INLINE __m256i BFloat16ToHalfBits16(__m256i bfloat) {
 
 #undef ONEFLOW_PROMOTE_BLOCK_INLINE
 
-}  // namespace block_internal
 }  // namespace oneflow_promote::cast_internal::ONEFLOW_PROMOTE_CPU_TARGET
 
 #endif  // ONEFLOW_PROMOTE_KERNELS_INTERNAL_AVX2_MINI_FLOAT_HELPERS_H_

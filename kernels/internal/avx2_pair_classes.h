@@ -14,7 +14,6 @@
 #include "oneflow_promote/numeric_types.h"
 
 namespace oneflow_promote::cast_internal::ONEFLOW_PROMOTE_CPU_TARGET {
-namespace block_internal {
 
 // The pair classes, the store and rounding kinds and RunBlocks of
 // block_runner.h that the blocks name.
@@ -107,7 +106,6 @@ inline constexpr bool kMayBeNaN = !std::is_integral_v<T>;
 template <typename T>
 inline constexpr bool kIsExactInBFloat16 = std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t>;
 
-}  // namespace block_internal
 }  // namespace oneflow_promote::cast_internal::ONEFLOW_PROMOTE_CPU_TARGET
 
 #endif  // ONEFLOW_PROMOTE_KERNELS_INTERNAL_AVX2_PAIR_CLASSES_H_

@@ -27,14 +27,12 @@ namespace oneflow_promote::cast_internal::ONEFLOW_PROMOTE_CPU_TARGET {
 // conversion pipe; the ways around cvtdq2ps and F16C that were tried ran
 // slower (docs/tuning.md).
 template <typename From, typename To>
-struct BlockCast<
-    From, To,
-    std::enable_if_t<blocks::kIsNarrowFloatDest<To> && block_internal::kIsFloatLoadable<From> &&
-                     !std::is_same_v<From, To> && !block_internal::kStreamsCompilerLoop<From, To> &&
-                     !block_internal::kConvertsIn16BitLanes<From, To>>> {
+struct BlockCast<From, To,
+                 std::enable_if_t<blocks::kIsNarrowFloatDest<To> && kIsFloatLoadable<From> &&
+                                  !std::is_same_v<From, To> && !kStreamsCompilerLoop<From, To> &&
+                                  !kConvertsIn16BitLanes<From, To>>> {
   template <blocks::Store kStore = blocks::Store::kOrdinary>
   static int64_t Run(const From* in, To* out, int64_t n) {
-    using namespace block_internal;
     const auto bits8 = [](const From* block_in) __attribute__((always_inline)) {
       if constexpr (std::is_same_v<To, BFloat16> && kIsExactInBFloat16<From>) {
         return PackUnsigned16(_mm256_srli_epi32(_mm256_castps_si256(LoadFloat8(block_in)), 16));
@@ -80,10 +78,9 @@ struct BlockCast<
 // float16 and complex32 -> bfloat16 and bfloat16 -> float16, sixteen at a
 // time in 16-bit integer lanes (HalfToBFloat16Bits16, BFloat16ToHalfBits16).
 template <typename From, typename To>
-struct BlockCast<From, To, std::enable_if_t<block_internal::kConvertsIn16BitLanes<From, To>>> {
+struct BlockCast<From, To, std::enable_if_t<kConvertsIn16BitLanes<From, To>>> {
   template <blocks::Store kStore = blocks::Store::kOrdinary>
   static int64_t Run(const From* in, To* out, int64_t n) {
-    using namespace block_internal;
     return RunBlocks<16, Rounding::kCallersMode, kStore>(
         in, out, n, [](const From* block_in, To* block_out) {
           if constexpr (std::is_same_v<To, Float16>) {
@@ -102,12 +99,11 @@ struct BlockCast<From, To, std::enable_if_t<block_internal::kConvertsIn16BitLane
 // Anything real, complex64 or complex128 -> complex32: float16 parts,
 // interleaved.
 template <typename From>
-struct BlockCast<From, Complex<Float16>,
-                 std::enable_if_t<block_internal::kIsFloatLoadable<From> &&
-                                  !convert_internal::IsComplex<From>::value>> {
+struct BlockCast<
+    From, Complex<Float16>,
+    std::enable_if_t<kIsFloatLoadable<From> && !convert_internal::IsComplex<From>::value>> {
   template <blocks::Store kStore = blocks::Store::kOrdinary>
   static int64_t Run(const From* in, Complex<Float16>* out, int64_t n) {
-    using namespace block_internal;
     return RunBlocks<8, kRoundingFor<From>, kStore>(
         in, out, n, [](const From* block_in, Complex<Float16>* block_out) {
           __m128i real;

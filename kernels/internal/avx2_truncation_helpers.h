@@ -15,7 +15,6 @@
 #include "kernels/internal/avx2_block_helpers.h"
 
 namespace oneflow_promote::cast_internal::ONEFLOW_PROMOTE_CPU_TARGET {
-namespace block_internal {
 
 #define ONEFLOW_PROMOTE_BLOCK_INLINE static inline __attribute__((always_inline))
 
@@ -142,7 +141,6 @@ ONEFLOW_PROMOTE_BLOCK_INLINE bool HalfToInt16Truncated16(__m256i half, __m256i* 
 
 #undef ONEFLOW_PROMOTE_BLOCK_INLINE
 
-}  // namespace block_internal
 }  // namespace oneflow_promote::cast_internal::ONEFLOW_PROMOTE_CPU_TARGET
 
 #endif  // ONEFLOW_PROMOTE_KERNELS_INTERNAL_AVX2_TRUNCATION_HELPERS_H_

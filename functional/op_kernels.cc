@@ -406,6 +406,128 @@ absl::Status CudaElementwise(ops::Op op, DType compute, absl::Span<const Tensor>
 }  // namespace
 #endif
 
+// What the two CPU loops share: the block kernel, the inputs and the dtype
+// each is read as, the output, and where a division by zero is recorded.
+struct CpuLoop {
+  BlockFn block;
+  absl::Span<const Tensor> inputs;
+  Tensor* out;
+  Device host;
+  size_t count = inputs.size();
+  int64_t n = out->numel();
+  size_t out_size = ItemSize(out->dtype());
+  char* out_bytes = static_cast<char*>(out->data());
+  DType needed[kMaxInputs] = {};  // the dtype the kernel reads each input as
+  bool single[kMaxInputs] = {};   // one element
+  std::atomic<bool> zero_division{false};
+};
+
+// Contiguous inputs and output of one shape: one flat loop.
+absl::Status RunFlat(CpuLoop& loop) {
+  // Single elements are converted once here, other inputs of another dtype
+  // block by block below.
+  alignas(16) unsigned char scalar_values[kMaxInputs][16];
+  const void* scalar_pointers[kMaxInputs] = {};
+  for (size_t i = 0; i < loop.count; ++i) {
+    if (!loop.single[i]) continue;
+    RETURN_IF_ERROR(CastElements(loop.inputs[i].data(), loop.inputs[i].dtype(), scalar_values[i],
+                                 loop.needed[i], 1));
+    scalar_pointers[i] = scalar_values[i];
+  }
+  const auto& casts = cast_internal::BestCpuCastKernels();
+  // Outputs as large as the cast kernels stream are computed a block at a
+  // time in L1 and streamed out from there (StreamOut).
+  int64_t read_bytes = 0;
+  for (size_t i = 0; i < loop.count; ++i) {
+    if (!loop.single[i])
+      read_bytes += loop.n * static_cast<int64_t>(ItemSize(loop.inputs[i].dtype()));
+  }
+  const bool stream =
+      cast_internal::StreamsDestination(read_bytes, loop.n * static_cast<int64_t>(loop.out_size));
+  cast_internal::ParallelFor(loop.host, loop.n, kParallelGrain, [&](int64_t begin, int64_t end) {
+    alignas(64) unsigned char buffers[kMaxInputs][kBlock * 16];
+    alignas(64) unsigned char staged[kBlock * 16];
+    const void* pointers[kMaxInputs];
+    bool broadcast[kMaxInputs];
+    bool zero = false;
+    for (int64_t start = begin; start < end; start += kBlock) {
+      const int64_t len = std::min(kBlock, end - start);
+      for (size_t i = 0; i < loop.count; ++i) {
+        broadcast[i] = scalar_pointers[i] != nullptr;
+        if (broadcast[i]) {
+          pointers[i] = scalar_pointers[i];
+          continue;
+        }
+        const char* source = static_cast<const char*>(loop.inputs[i].data()) +
+                             start * static_cast<int64_t>(ItemSize(loop.inputs[i].dtype()));
+        if (loop.inputs[i].dtype() == loop.needed[i]) {
+          pointers[i] = source;
+        } else {
+          casts.contiguous[Index(loop.inputs[i].dtype())][Index(loop.needed[i])](source, buffers[i],
+                                                                                 0, len);
+          pointers[i] = buffers[i];
+        }
+      }
+      char* block_out = loop.out_bytes + start * static_cast<int64_t>(loop.out_size);
+      if (stream) {
+        loop.block(pointers, broadcast, staged, len, zero);
+        StreamOut(staged, block_out, len * static_cast<int64_t>(loop.out_size));
+      } else {
+        loop.block(pointers, broadcast, block_out, len, zero);
+      }
+    }
+    if (stream) FenceStreamedStores();
+    if (zero) loop.zero_division = true;
+  });
+  return absl::OkStatus();
+}
+
+// General broadcasting: rows of the last dimension.
+absl::Status RunRows(CpuLoop& loop, const ExecutionContext& context) {
+  Tensor contiguous[kMaxInputs];
+  TensorDims strides[kMaxInputs];
+  for (size_t i = 0; i < loop.count; ++i) {
+    if (loop.inputs[i].dtype() != loop.needed[i] && loop.single[i]) {
+      // A single element of another dtype (a Python scalar) converts here.
+      ASSIGN_OR_RETURN(contiguous[i], loop.inputs[i].To(loop.needed[i], context));
+    } else if (loop.inputs[i].dtype() != loop.needed[i]) {
+      return absl::InternalError("Elementwise: a strided input must be cast beforehand");
+    } else if (loop.inputs[i].is_contiguous()) {
+      contiguous[i] = loop.inputs[i];
+    } else {
+      ASSIGN_OR_RETURN(contiguous[i], loop.inputs[i].Clone(context));
+    }
+    strides[i] = BroadcastStrides(contiguous[i].shape(), loop.out->shape());
+  }
+  const absl::Span<const int64_t> shape = loop.out->shape();
+  const int64_t inner = shape.back();
+  const int64_t rows = loop.n / inner;
+  cast_internal::ParallelFor(
+      loop.host, rows, std::max<int64_t>(1, kParallelGrain / inner),
+      [&](int64_t row_begin, int64_t row_end) {
+        const void* pointers[kMaxInputs];
+        bool broadcast[kMaxInputs];
+        bool zero = false;
+        for (int64_t row = row_begin; row < row_end; ++row) {
+          for (size_t i = 0; i < loop.count; ++i) {
+            int64_t offset = 0, rest = row;
+            for (size_t d = shape.size() - 1; d-- > 0;) {
+              offset += (rest % shape[d]) * strides[i][d];
+              rest /= shape[d];
+            }
+            pointers[i] = static_cast<const char*>(contiguous[i].data()) +
+                          offset * static_cast<int64_t>(ItemSize(loop.needed[i]));
+            broadcast[i] = strides[i].back() == 0;
+          }
+          loop.block(pointers, broadcast,
+                     loop.out_bytes + row * inner * static_cast<int64_t>(loop.out_size), inner,
+                     zero);
+        }
+        if (zero) loop.zero_division = true;
+      });
+  return absl::OkStatus();
+}
+
 absl::Status Elementwise(ops::Op op, DType compute, absl::Span<const Tensor> inputs, Tensor& out,
                          const ExecutionContext& context) {
   if (out.is_cuda()) {
@@ -422,119 +544,14 @@ absl::Status Elementwise(ops::Op op, DType compute, absl::Span<const Tensor> inp
     return absl::InternalError(
         absl::StrCat("no CPU kernel for ", ops::OpName(op), " in ", Name(compute)));
   }
-  const int64_t n = out.numel();
-  const Device host = Device::Cpu(context.cpu_threads, context.cpu_pool);
-  if (n == 0) return absl::OkStatus();
-  const size_t count = inputs.size();
-  DType needed[kMaxInputs];  // the dtype the kernel reads each input as
-  bool single[kMaxInputs];   // one element
-  for (size_t i = 0; i < count; ++i) {
-    needed[i] = InputDType(op, compute, i, scalar_divisor);
-    single[i] = inputs[i].numel() == 1;
+  if (out.numel() == 0) return absl::OkStatus();
+  CpuLoop loop{block, inputs, &out, Device::Cpu(context.cpu_threads, context.cpu_pool)};
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    loop.needed[i] = InputDType(op, compute, i, scalar_divisor);
+    loop.single[i] = inputs[i].numel() == 1;
   }
-  const size_t out_size = ItemSize(out.dtype());
-  char* out_bytes = static_cast<char*>(out.data());
-  std::atomic<bool> zero_division{false};
-
-  if (CanFuseCasts(inputs, out.shape())) {
-    // One flat loop; single elements are converted once here, other inputs
-    // of another dtype block by block below.
-    alignas(16) unsigned char scalar_values[kMaxInputs][16];
-    const void* scalar_pointers[kMaxInputs] = {};
-    for (size_t i = 0; i < count; ++i) {
-      if (!single[i]) continue;
-      RETURN_IF_ERROR(
-          CastElements(inputs[i].data(), inputs[i].dtype(), scalar_values[i], needed[i], 1));
-      scalar_pointers[i] = scalar_values[i];
-    }
-    const auto& casts = cast_internal::BestCpuCastKernels();
-    // Outputs as large as the cast kernels stream are computed a block at a
-    // time in L1 and streamed out from there (StreamOut).
-    int64_t read_bytes = 0;
-    for (size_t i = 0; i < count; ++i) {
-      if (!single[i]) read_bytes += n * static_cast<int64_t>(ItemSize(inputs[i].dtype()));
-    }
-    const bool stream =
-        cast_internal::StreamsDestination(read_bytes, n * static_cast<int64_t>(out_size));
-    cast_internal::ParallelFor(host, n, kParallelGrain, [&](int64_t begin, int64_t end) {
-      alignas(64) unsigned char buffers[kMaxInputs][kBlock * 16];
-      alignas(64) unsigned char staged[kBlock * 16];
-      const void* pointers[kMaxInputs];
-      bool broadcast[kMaxInputs];
-      bool zero = false;
-      for (int64_t start = begin; start < end; start += kBlock) {
-        const int64_t len = std::min(kBlock, end - start);
-        for (size_t i = 0; i < count; ++i) {
-          broadcast[i] = scalar_pointers[i] != nullptr;
-          if (broadcast[i]) {
-            pointers[i] = scalar_pointers[i];
-            continue;
-          }
-          const char* source = static_cast<const char*>(inputs[i].data()) +
-                               start * static_cast<int64_t>(ItemSize(inputs[i].dtype()));
-          if (inputs[i].dtype() == needed[i]) {
-            pointers[i] = source;
-          } else {
-            casts.contiguous[Index(inputs[i].dtype())][Index(needed[i])](source, buffers[i], 0,
-                                                                         len);
-            pointers[i] = buffers[i];
-          }
-        }
-        char* block_out = out_bytes + start * static_cast<int64_t>(out_size);
-        if (stream) {
-          block(pointers, broadcast, staged, len, zero);
-          StreamOut(staged, block_out, len * static_cast<int64_t>(out_size));
-        } else {
-          block(pointers, broadcast, block_out, len, zero);
-        }
-      }
-      if (stream) FenceStreamedStores();
-      if (zero) zero_division = true;
-    });
-  } else {
-    // General broadcasting: rows of the last dimension.
-    Tensor contiguous[kMaxInputs];
-    TensorDims strides[kMaxInputs];
-    for (size_t i = 0; i < count; ++i) {
-      if (inputs[i].dtype() != needed[i] && single[i]) {
-        // A single element of another dtype (a Python scalar) converts here.
-        ASSIGN_OR_RETURN(contiguous[i], inputs[i].To(needed[i], context));
-      } else if (inputs[i].dtype() != needed[i]) {
-        return absl::InternalError("Elementwise: a strided input must be cast beforehand");
-      } else if (inputs[i].is_contiguous()) {
-        contiguous[i] = inputs[i];
-      } else {
-        ASSIGN_OR_RETURN(contiguous[i], inputs[i].Clone(context));
-      }
-      strides[i] = BroadcastStrides(contiguous[i].shape(), out.shape());
-    }
-    const absl::Span<const int64_t> shape = out.shape();
-    const int64_t inner = shape.back();
-    const int64_t rows = n / inner;
-    cast_internal::ParallelFor(
-        host, rows, std::max<int64_t>(1, kParallelGrain / inner),
-        [&](int64_t row_begin, int64_t row_end) {
-          const void* pointers[kMaxInputs];
-          bool broadcast[kMaxInputs];
-          bool zero = false;
-          for (int64_t row = row_begin; row < row_end; ++row) {
-            for (size_t i = 0; i < count; ++i) {
-              int64_t offset = 0, rest = row;
-              for (size_t d = shape.size() - 1; d-- > 0;) {
-                offset += (rest % shape[d]) * strides[i][d];
-                rest /= shape[d];
-              }
-              pointers[i] = static_cast<const char*>(contiguous[i].data()) +
-                            offset * static_cast<int64_t>(ItemSize(needed[i]));
-              broadcast[i] = strides[i].back() == 0;
-            }
-            block(pointers, broadcast, out_bytes + row * inner * static_cast<int64_t>(out_size),
-                  inner, zero);
-          }
-          if (zero) zero_division = true;
-        });
-  }
-  if (zero_division) return absl::InvalidArgumentError("ZeroDivisionError");
+  RETURN_IF_ERROR(CanFuseCasts(inputs, out.shape()) ? RunFlat(loop) : RunRows(loop, context));
+  if (loop.zero_division) return absl::InvalidArgumentError("ZeroDivisionError");
   return absl::OkStatus();
 }
 

@@ -293,136 +293,204 @@ ONEFLOW_PROMOTE_OPS_INLINE constexpr bool TakesScalarInFloat(Op op) {
 template <Op kOp, typename T>
 inline constexpr bool kTakesScalarInFloat = kIsNarrowFloat<T>&& TakesScalarInFloat(kOp);
 
-// One binary op on math values of storage type T; on the host,
-// `zero_division` is set by integer division by zero (the result is then
-// 0), which PyTorch's CPU kernels raise. kScalarDivisor: b is one element
-// for the whole op (kTakesScalarInFloat).
-template <Op kOp, typename T, bool kScalarDivisor = false, typename M = typename Math<T>::type>
-ONEFLOW_PROMOTE_OPS_INLINE auto Binary(M a, M b, bool& zero_division) {
-  if constexpr (kOp == Op::kAdd) {
-    if constexpr (std::is_same_v<M, bool>)
-      return M(a || b);
-    else if constexpr (kIsInt<M>)
-      return WrapAdd(a, b);
-    else if constexpr (IsStdComplex<M>::value)
-      return ScaledAdd(a, b, M(1));
-    else
-      return M(a + b);
-  } else if constexpr (kOp == Op::kSub) {
-    if constexpr (kIsInt<M>)
-      return WrapSub(a, b);
-    else if constexpr (IsStdComplex<M>::value)
-      return ScaledAdd(a, b, M(-1));
-    else
-      return M(a - b);
-  } else if constexpr (kOp == Op::kMul) {
-    if constexpr (std::is_same_v<M, bool>)
-      return M(a && b);
-    else if constexpr (kIsInt<M>)
-      return WrapMul(a, b);
-    else if constexpr (IsStdComplex<M>::value)
-      return ComplexMultiply(a, b);
-    else
-      return M(a * b);
-  } else if constexpr (kOp == Op::kDiv) {
-    if constexpr (IsStdComplex<M>::value)
-      return ComplexDivide(a, b);
-    else
-      return M(a / b);
-  } else if constexpr (kOp == Op::kDivFloor || kOp == Op::kFloorDivide || kOp == Op::kDivTrunc ||
-                       kOp == Op::kRemainder) {
-    if constexpr (kIsInt<M>) {
-      if (b == 0) {  // (CUDA kernels: cuda_op_math.h's DeviceBinary)
-        zero_division = true;
-        return M(0);
-      }
-      if constexpr (kOp == Op::kDivTrunc)
-        return TruncDiv(a, b);
-      else if constexpr (kOp == Op::kRemainder)
-        return IntRemainder(a, b);
-      else
-        return FloorDiv(a, b);
-    } else {
-      if constexpr (kOp == Op::kDivTrunc && kScalarDivisor)
-        return M(std::trunc(a / b));
-      else if constexpr (kOp == Op::kDivTrunc)
-        return M(std::trunc(RoundTo<T>(M(a / b))));
-      else if constexpr (kOp == Op::kRemainder) {
-        M mod = std::fmod(a, b);
-        if (mod != 0 && ((b < 0) != (mod < 0))) mod += b;
-        return mod;
-      } else {
-        return FloatFloorDiv<T, !kScalarDivisor>(a, b);
-      }
+// The element function of each binary op with a kernel, found by its op's
+// tag: one overload an op, or a family's where its ops share their steps, so
+// that a new binary op is its row in op_list.h and its function here. T is
+// the storage type and M its math type; on the host `zero_division` is set
+// by integer division by zero (the result is then 0), which PyTorch's CPU
+// kernels raise. kScalarDivisor: b is one element for the whole op
+// (kTakesScalarInFloat).
+template <Op kOp>
+using OpTag = std::integral_constant<Op, kOp>;
+
+// Arithmetic.
+template <typename T, bool kScalarDivisor, typename M>
+ONEFLOW_PROMOTE_OPS_INLINE auto BinaryMath(OpTag<Op::kAdd>, M a, M b, bool&) {
+  if constexpr (std::is_same_v<M, bool>)
+    return M(a || b);
+  else if constexpr (kIsInt<M>)
+    return WrapAdd(a, b);
+  else if constexpr (IsStdComplex<M>::value)
+    return ScaledAdd(a, b, M(1));
+  else
+    return M(a + b);
+}
+template <typename T, bool kScalarDivisor, typename M>
+ONEFLOW_PROMOTE_OPS_INLINE auto BinaryMath(OpTag<Op::kSub>, M a, M b, bool&) {
+  if constexpr (kIsInt<M>)
+    return WrapSub(a, b);
+  else if constexpr (IsStdComplex<M>::value)
+    return ScaledAdd(a, b, M(-1));
+  else
+    return M(a - b);
+}
+template <typename T, bool kScalarDivisor, typename M>
+ONEFLOW_PROMOTE_OPS_INLINE auto BinaryMath(OpTag<Op::kMul>, M a, M b, bool&) {
+  if constexpr (std::is_same_v<M, bool>)
+    return M(a && b);
+  else if constexpr (kIsInt<M>)
+    return WrapMul(a, b);
+  else if constexpr (IsStdComplex<M>::value)
+    return ComplexMultiply(a, b);
+  else
+    return M(a * b);
+}
+template <typename T, bool kScalarDivisor, typename M>
+ONEFLOW_PROMOTE_OPS_INLINE auto BinaryMath(OpTag<Op::kDiv>, M a, M b, bool&) {
+  if constexpr (IsStdComplex<M>::value)
+    return ComplexDivide(a, b);
+  else
+    return M(a / b);
+}
+
+// Floor, truncating and remainder division: integers divide exactly
+// (CUDA kernels: cuda_op_math.h's DeviceBinary), floats as PyTorch rounds.
+ONEFLOW_PROMOTE_OPS_INLINE constexpr bool IsRoundingDivision(Op op) {
+  return op == Op::kDivFloor || op == Op::kFloorDivide || op == Op::kDivTrunc ||
+         op == Op::kRemainder;
+}
+template <typename T, bool kScalarDivisor, Op kOp, typename M,
+          std::enable_if_t<IsRoundingDivision(kOp), int> = 0>
+ONEFLOW_PROMOTE_OPS_INLINE auto BinaryMath(OpTag<kOp>, M a, M b, bool& zero_division) {
+  if constexpr (kIsInt<M>) {
+    if (b == 0) {
+      zero_division = true;
+      return M(0);
     }
-  } else if constexpr (kOp == Op::kPow) {
-    if constexpr (std::is_same_v<M, bool>)
-      return M(a || !b);  // 0**0 = 1, 0**1 = 0, 1**b = 1
-    else if constexpr (kIsInt<M>)
-      return IntPow(a, b);
+    if constexpr (kOp == Op::kDivTrunc)
+      return TruncDiv(a, b);
+    else if constexpr (kOp == Op::kRemainder)
+      return IntRemainder(a, b);
     else
-      return Pow<T>(a, b);
-  } else if constexpr (kOp == Op::kMaximum || kOp == Op::kMinimum) {
-    constexpr bool kMax = kOp == Op::kMaximum;
-    if constexpr (std::is_same_v<M, bool>)
-      return kMax ? M(a || b) : M(a && b);
-    else if constexpr (std::is_floating_point_v<M>) {
+      return FloorDiv(a, b);
+  } else if constexpr (kOp == Op::kDivTrunc && kScalarDivisor) {
+    return M(std::trunc(a / b));
+  } else if constexpr (kOp == Op::kDivTrunc) {
+    return M(std::trunc(RoundTo<T>(M(a / b))));
+  } else if constexpr (kOp == Op::kRemainder) {
+    M mod = std::fmod(a, b);
+    if (mod != 0 && ((b < 0) != (mod < 0))) mod += b;
+    return mod;
+  } else {
+    return FloatFloorDiv<T, !kScalarDivisor>(a, b);
+  }
+}
+
+template <typename T, bool kScalarDivisor, typename M>
+ONEFLOW_PROMOTE_OPS_INLINE auto BinaryMath(OpTag<Op::kPow>, M a, M b, bool&) {
+  if constexpr (std::is_same_v<M, bool>)
+    return M(a || !b);  // 0**0 = 1, 0**1 = 0, 1**b = 1
+  else if constexpr (kIsInt<M>)
+    return IntPow(a, b);
+  else
+    return Pow<T>(a, b);
+}
+template <typename T, bool kScalarDivisor, typename M>
+ONEFLOW_PROMOTE_OPS_INLINE auto BinaryMath(OpTag<Op::kAtan2>, M a, M b, bool&) {
+  return Atan2(a, b);
+}
+
+// maximum and minimum: a NaN operand wins.
+template <typename T, bool kScalarDivisor, Op kOp, typename M,
+          std::enable_if_t<kOp == Op::kMaximum || kOp == Op::kMinimum, int> = 0>
+ONEFLOW_PROMOTE_OPS_INLINE auto BinaryMath(OpTag<kOp>, M a, M b, bool&) {
+  constexpr bool kMax = kOp == Op::kMaximum;
+  if constexpr (std::is_same_v<M, bool>) {
+    return kMax ? M(a || b) : M(a && b);
+  } else {
+    if constexpr (std::is_floating_point_v<M>) {
       if (a != a) return a;
       if (b != b) return b;
-      return kMax ? (a < b ? b : a) : (b < a ? b : a);
-    } else {
-      return kMax ? (a < b ? b : a) : (b < a ? b : a);
     }
-  } else if constexpr (kOp == Op::kAtan2) {
-    return Atan2(a, b);
-  } else if constexpr (kOp == Op::kEq) {
-    return a == b;
-  } else if constexpr (kOp == Op::kNe) {
-    return a != b;
-  } else if constexpr (kOp == Op::kLt) {
-    return a < b;
-  } else if constexpr (kOp == Op::kLe) {
-    return a <= b;
-  } else if constexpr (kOp == Op::kGt) {
-    return a > b;
-  } else if constexpr (kOp == Op::kGe) {
-    return a >= b;
-  } else if constexpr (kOp == Op::kLogicalAnd) {
-    return NonZero(a) && NonZero(b);
-  } else if constexpr (kOp == Op::kLogicalOr) {
-    return NonZero(a) || NonZero(b);
-  } else if constexpr (kOp == Op::kLogicalXor) {
-    return NonZero(a) != NonZero(b);
-  } else if constexpr (kOp == Op::kBitwiseAnd) {
-    return M(a & b);
-  } else if constexpr (kOp == Op::kBitwiseOr) {
-    return M(a | b);
-  } else {
-    static_assert(kOp == Op::kBitwiseXor);
-    return M(a ^ b);
+    return kMax ? (a < b ? b : a) : (b < a ? b : a);
   }
+}
+
+// Comparisons and logical ops: a bool.
+template <typename T, bool kScalarDivisor, typename M>
+ONEFLOW_PROMOTE_OPS_INLINE auto BinaryMath(OpTag<Op::kEq>, M a, M b, bool&) {
+  return a == b;
+}
+template <typename T, bool kScalarDivisor, typename M>
+ONEFLOW_PROMOTE_OPS_INLINE auto BinaryMath(OpTag<Op::kNe>, M a, M b, bool&) {
+  return a != b;
+}
+template <typename T, bool kScalarDivisor, typename M>
+ONEFLOW_PROMOTE_OPS_INLINE auto BinaryMath(OpTag<Op::kLt>, M a, M b, bool&) {
+  return a < b;
+}
+template <typename T, bool kScalarDivisor, typename M>
+ONEFLOW_PROMOTE_OPS_INLINE auto BinaryMath(OpTag<Op::kLe>, M a, M b, bool&) {
+  return a <= b;
+}
+template <typename T, bool kScalarDivisor, typename M>
+ONEFLOW_PROMOTE_OPS_INLINE auto BinaryMath(OpTag<Op::kGt>, M a, M b, bool&) {
+  return a > b;
+}
+template <typename T, bool kScalarDivisor, typename M>
+ONEFLOW_PROMOTE_OPS_INLINE auto BinaryMath(OpTag<Op::kGe>, M a, M b, bool&) {
+  return a >= b;
+}
+template <typename T, bool kScalarDivisor, typename M>
+ONEFLOW_PROMOTE_OPS_INLINE auto BinaryMath(OpTag<Op::kLogicalAnd>, M a, M b, bool&) {
+  return NonZero(a) && NonZero(b);
+}
+template <typename T, bool kScalarDivisor, typename M>
+ONEFLOW_PROMOTE_OPS_INLINE auto BinaryMath(OpTag<Op::kLogicalOr>, M a, M b, bool&) {
+  return NonZero(a) || NonZero(b);
+}
+template <typename T, bool kScalarDivisor, typename M>
+ONEFLOW_PROMOTE_OPS_INLINE auto BinaryMath(OpTag<Op::kLogicalXor>, M a, M b, bool&) {
+  return NonZero(a) != NonZero(b);
+}
+
+// Bitwise ops.
+template <typename T, bool kScalarDivisor, typename M>
+ONEFLOW_PROMOTE_OPS_INLINE auto BinaryMath(OpTag<Op::kBitwiseAnd>, M a, M b, bool&) {
+  return M(a & b);
+}
+template <typename T, bool kScalarDivisor, typename M>
+ONEFLOW_PROMOTE_OPS_INLINE auto BinaryMath(OpTag<Op::kBitwiseOr>, M a, M b, bool&) {
+  return M(a | b);
+}
+template <typename T, bool kScalarDivisor, typename M>
+ONEFLOW_PROMOTE_OPS_INLINE auto BinaryMath(OpTag<Op::kBitwiseXor>, M a, M b, bool&) {
+  return M(a ^ b);
+}
+
+// One binary op on math values of storage type T.
+template <Op kOp, typename T, bool kScalarDivisor = false, typename M = typename Math<T>::type>
+ONEFLOW_PROMOTE_OPS_INLINE auto Binary(M a, M b, bool& zero_division) {
+  return BinaryMath<T, kScalarDivisor>(OpTag<kOp>{}, a, b, zero_division);
+}
+
+// The element function of each unary op with a kernel, as BinaryMath.
+template <typename M>
+ONEFLOW_PROMOTE_OPS_INLINE auto UnaryMath(OpTag<Op::kNeg>, M a) {
+  if constexpr (kIsInt<M>)
+    return WrapSub(M(0), a);
+  else
+    return M(-a);
+}
+template <typename M>
+ONEFLOW_PROMOTE_OPS_INLINE auto UnaryMath(OpTag<Op::kAbs>, M a) {
+  if constexpr (IsStdComplex<M>::value)
+    return Abs(a);
+  else if constexpr (std::is_unsigned_v<M>)
+    return a;
+  else if constexpr (kIsInt<M>)
+    return a < 0 ? WrapSub(M(0), a) : a;
+  else
+    return M(std::fabs(a));
+}
+template <typename M>
+ONEFLOW_PROMOTE_OPS_INLINE auto UnaryMath(OpTag<Op::kSqrt>, M a) {
+  return Sqrt(a);
 }
 
 template <Op kOp, typename M>
 ONEFLOW_PROMOTE_OPS_INLINE auto Unary(M a) {
-  if constexpr (kOp == Op::kNeg) {
-    if constexpr (kIsInt<M>)
-      return WrapSub(M(0), a);
-    else
-      return M(-a);
-  } else if constexpr (kOp == Op::kAbs) {
-    if constexpr (IsStdComplex<M>::value)
-      return Abs(a);
-    else if constexpr (std::is_unsigned_v<M>)
-      return a;
-    else if constexpr (kIsInt<M>)
-      return a < 0 ? WrapSub(M(0), a) : a;
-    else
-      return M(std::fabs(a));
-  } else {
-    static_assert(kOp == Op::kSqrt);
-    return Sqrt(a);
-  }
+  return UnaryMath(OpTag<kOp>{}, a);
 }
 
 // Whether the op has an elementwise kernel for storage type T: an op of

@@ -2,14 +2,16 @@
 // X-macro list. A row names the op's enumerator and an OpSpec built with
 // named setters: PyTorch's name and aliases, arity, kind, promotion kind,
 // dtype categories, floors, checks, which operands may be Python scalars,
-// the gradient rule, the PyTorch overloads and autocast lists, and whether
-// the library has a kernel for it. The Op enum, the rules (op_rules.h),
-// ParseOp, the CLI, the C ABIs, the functional entry points, the pipe's
+// whether PyTorch's backward raises, the PyTorch overloads and autocast
+// lists, and whether the library has a kernel for it. The Op enum, the rules
+// (op_rules.h), ParseOp, the CLI, the C ABIs, functional::Call, the pipe's
 // autocast lists and the kernels' dispatch all derive from it. Free of
 // Abseil, for nvcc.
 //
 // Adding an op whose element shape exists is one row here plus its tests;
 // tests/ops/generate_cases.py holds the PyTorch call that checks its rule.
+// An op with a kernel adds its element function in
+// functional/internal/op_math.h, and the files docs/integration.md lists.
 
 #ifndef ONEFLOW_PROMOTE_OPS_OP_LIST_H_
 #define ONEFLOW_PROMOTE_OPS_OP_LIST_H_

@@ -6,7 +6,7 @@
 # links into the extension, that every file path the docs and comments name
 # exists (tools/check_doc_paths.py, after its self-test) and that the C, C++
 # and CUDA sources are formatted as .clang-format says, then runs
-# `bazel test //...`.
+# `bazel test //...` with the project's sources built under -Werror.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install_deps.sh
@@ -22,4 +22,4 @@ python3 tools/check_extension_sources.py
 python3 tools/check_doc_paths_test.py
 python3 tools/check_doc_paths.py
 git ls-files '*.h' '*.c' '*.cc' '*.cu' '*.inc' ':!third_party/' | xargs clang-format-14 --dry-run --Werror
-bazel test //... "$@"
+bazel test --config=werror //... "$@"

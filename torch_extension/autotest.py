@@ -53,15 +53,27 @@ class OpInfo:
     rounding_mode: bool = False
 
 
-OPS = {
-    "add": OpInfo(alpha=True), "sub": OpInfo(alpha=True), "mul": OpInfo(),
-    "div": OpInfo(rounding_mode=True), "floor_divide": OpInfo(), "remainder": OpInfo(),
-    "maximum": OpInfo(False, False), "minimum": OpInfo(False, False), "atan2": OpInfo(False),
-    "eq": OpInfo(), "ne": OpInfo(), "lt": OpInfo(), "le": OpInfo(), "gt": OpInfo(), "ge": OpInfo(),
-    "logical_and": OpInfo(False), "logical_or": OpInfo(False), "logical_xor": OpInfo(False),
-    "bitwise_and": OpInfo(), "bitwise_or": OpInfo(), "bitwise_xor": OpInfo(),
-    "where": OpInfo(True, False),
-}
+def _ops_from_registry():
+    """The extension's binary ops and where, each with what its registered
+    overloads say. The overloads derive from the op's row in op_list.h, so
+    an op with a kernel joins the autotest by its row alone."""
+    overloads = {}
+    for name in torch._C._dispatch_get_all_op_names():
+        namespace, _, qualified = name.partition("::")
+        op, dot, overload = qualified.partition(".")
+        if namespace == "oneflow_promote" and dot:
+            overloads.setdefault(op, set()).add(overload)
+    return {
+        op: OpInfo(scalar_other=bool(names & {"Scalar", "ScalarOther"}),
+                   in_place=op + "_" in overloads,
+                   alpha="Tensor_alpha" in names,
+                   rounding_mode="Tensor_mode" in names)
+        for op, names in sorted(overloads.items())
+        if not op.endswith("_") and names & {"Tensor", "self"}
+    }
+
+
+OPS = _ops_from_registry()
 
 # Where a result is written into a destination of another dtype (out=, in
 # place), torch rounds the op's result and then converts it; one more

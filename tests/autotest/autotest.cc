@@ -344,14 +344,15 @@ int CpuPathUlps(Op op, DType dtype) {
   // (complex128) where libtorch accumulates in the dtype's own accumulate
   // type, in its own order; complex64 sqrt rounds a complex128 sqrt once
   // where libtorch takes csqrtf; libtorch's vector loop takes Sleef's
-  // float32 pow (1.0 ulp), the library a double pow rounded once.
+  // float32 pow (1.0 ulp), the library a double pow rounded once; on an AMD
+  // EPYC (Zen 4) libtorch's AVX512 float32 sqrt is not correctly rounded.
   struct Bound {
     Op op;
     DType dtype;
     int ulps;
   };
   static constexpr Bound kMeasured[] = {
-      {Op::kPow, DType::kFloat32, 1},     {Op::kDot, DType::kFloat32, 2},
+      {Op::kPow, DType::kFloat32, 1},     {Op::kDot, DType::kFloat32, 3},
       {Op::kDot, DType::kFloat64, 4},     {Op::kDot, DType::kComplex64, 2},
       {Op::kDot, DType::kComplex128, 2},  {Op::kSum, DType::kFloat32, 1},
       {Op::kSum, DType::kFloat64, 8},     {Op::kSum, DType::kComplex64, 10},
@@ -361,7 +362,7 @@ int CpuPathUlps(Op op, DType dtype) {
       {Op::kProd, DType::kComplex128, 5}, {Op::kMean, DType::kFloat32, 4},
       {Op::kMean, DType::kFloat64, 11},   {Op::kMean, DType::kComplex64, 7},
       {Op::kMean, DType::kComplex128, 2}, {Op::kSqrt, DType::kFloat64, 1},
-      {Op::kSqrt, DType::kComplex64, 1},
+      {Op::kSqrt, DType::kComplex64, 1},  {Op::kSqrt, DType::kFloat32, 1},
   };
   for (const Bound& bound : kMeasured) {
     if (bound.op == op && bound.dtype == dtype) return bound.ulps;

@@ -76,14 +76,18 @@ std::string Usage() {
   promote table [--policy=P]           the policy's pairwise table, as Markdown
   promote diff A B                     every operand pair on which policies A
                                        and B differ, grouped and counted
+  promote diff --ops A B               every op and operand combination on which
+                                       the frameworks of A and B differ, by op
   promote cast FROM TO VALUE...        each literal converted to FROM (one
                                        rounding), then cast to TO by the kernels
   promote op NAME OPERAND...           the dtype PyTorch's op returns (add, div,
                                        sin, where, clamp, sum, argmax, ...: every
                                        op of op_list.h), or PyTorch's error; div
                                        also takes --rounding-mode=floor|trunc,
-                                       sum, mean, cumsum, ... --dtype=DTYPE
-  promote ops                          every op's declaration, as Markdown
+                                       sum, mean, cumsum, ... --dtype=DTYPE; with
+                                       --policy=P, the op by the name and rule of
+                                       NumPy, jax.numpy or the Array API
+  promote ops [--policy=P]             every op's declaration, as Markdown
   promote sbp [FROM TO]                which partial layouts a cast keeps (exact,
                                        up to rounding, needs boxing); without
                                        dtypes, every pair as Markdown
@@ -97,6 +101,10 @@ False, 3, -1, 300, 1.5, 1e300, -0.0, inf, nan, 2j, 1+2j.)";
 absl::StatusOr<int> ApplyFlag(const std::vector<absl::string_view>& words, size_t index,
                               Settings& settings) {
   absl::string_view word = words[index];
+  if (word == "--ops") {
+    settings.ops = true;
+    return 1;
+  }
   absl::string_view name = word;
   absl::string_view value;
   int consumed = 1;
@@ -143,9 +151,12 @@ std::string CategoriesText(uint8_t categories) {
   std::vector<absl::string_view> names;
   if (categories & ops::kBoolCategory) names.push_back("bool");
   if (categories & ops::kIntegerCategories) names.push_back("integer");
-  if ((categories & ops::kFloatingCategory) == ops::kFloatingCategory) {
+  const uint8_t floating = categories & ops::kFloatingCategory;
+  if (floating == ops::kFloatingCategory) {
     names.push_back("floating");
-  } else if (categories & ops::kOtherFloatCategory) {
+  } else if (floating == (ops::kFloatingCategory & ~ops::kFloat8Category)) {
+    names.push_back("floating (no float8)");
+  } else if (floating == (ops::kFloatingCategory & ~ops::kReducedFloatCategory)) {
     names.push_back("floating (no float16, bfloat16)");
   }
   if (categories & ops::kComplexCategory) names.push_back("complex");
@@ -178,7 +189,80 @@ absl::string_view KindText(ops::OpKind kind) {
 
 }  // namespace
 
-std::string OpsTableMarkdown() {
+namespace {
+
+absl::string_view FrameworkRuleText(ops::FrameworkRule rule) {
+  switch (rule) {
+    case ops::FrameworkRule::kPromoted:
+      return "the promoted dtype";
+    case ops::FrameworkRule::kInexact:
+      return "integers and bool to a float";
+    case ops::FrameworkRule::kNumeric:
+      return "bool to int32";
+    case ops::FrameworkRule::kBoolToDefaultInt:
+      return "bool to the default int";
+    case ops::FrameworkRule::kAccumulate:
+      return "narrow integers and bool to the default (unsigned) int";
+    case ops::FrameworkRule::kDouble:
+      return "float64 or complex128";
+    case ops::FrameworkRule::kBool:
+      return "returns bool";
+    case ops::FrameworkRule::kRealPart:
+      return "complex returns its real part's dtype";
+    case ops::FrameworkRule::kInexactRealPart:
+      return "integers and bool to a float; complex returns its real part's dtype";
+    case ops::FrameworkRule::kIndex:
+      return "returns the default int";
+  }
+  return "";
+}
+
+absl::string_view FrameworkCheckText(ops::FrameworkCheck check) {
+  switch (check) {
+    case ops::FrameworkCheck::kNone:
+      return "";
+    case ops::FrameworkCheck::kIntPower:
+      return "no integer to a negative Python int power";
+    case ops::FrameworkCheck::kShiftCount:
+      return "no negative Python int shift";
+    case ops::FrameworkCheck::kAtLeast1D:
+      return "no 0-d array";
+  }
+  return "";
+}
+
+// `ops --policy=P` for a policy other than torch: the framework's names and
+// rule of every op it has.
+std::string FrameworkOpsTableMarkdown(Policy policy) {
+  const absl::string_view categories_title =
+      policy == Policy::kNumpy      ? "loop dtypes (the first that fits)"
+      : policy == Policy::kArrayApi ? "array dtypes"
+                                    : "dtypes after the rule";
+  std::vector<std::string> lines = {
+      absl::StrCat("| op | ", ops::FrameworkName(policy), "'s names | operands | rule | ",
+                   categories_title, " | check |"),
+      "|---|---|---|---|---|---|"};
+  for (ops::Op op : ops::kAllOps) {
+    const ops::FrameworkOp& framework = *ops::FrameworkOpOf(op, policy);
+    if (!framework.present()) continue;
+    std::vector<std::string> names;
+    for (absl::string_view name : absl::StrSplit(framework.names, ' ', absl::SkipEmpty())) {
+      names.push_back(absl::StrCat("`", name, "`"));
+    }
+    std::string rule(FrameworkRuleText(framework.rule));
+    if (framework.exact_loop) absl::StrAppend(&rule, "; its own loop only");
+    lines.push_back(absl::StrCat("| `", ops::OpName(op), "` | ", absl::StrJoin(names, " "), " | ",
+                                 ops::OpArity(op), " | ", rule, " | ",
+                                 CategoriesText(framework.categories), " | ",
+                                 FrameworkCheckText(framework.check), " |"));
+  }
+  return absl::StrJoin(lines, "\n");
+}
+
+}  // namespace
+
+std::string OpsTableMarkdown(Policy policy) {
+  if (policy != Policy::kTorch) return FrameworkOpsTableMarkdown(policy);
   std::vector<std::string> lines = {
       "| op | aliases | operands | kind | promotion | categories | Python scalars at | kernel |",
       "|---|---|---|---|---|---|---|---|"};
@@ -265,15 +349,12 @@ absl::StatusOr<std::string> SbpCommand(absl::Span<const absl::string_view> opera
   return absl::StrJoin(lines, "\n");
 }
 
-// `op NAME OPERANDS...`: the op's result dtype as PyTorch decides it.
+// `op NAME OPERANDS...`: the op's result dtype as the policy's framework
+// decides it (PyTorch by default).
 absl::StatusOr<std::string> OpCommand(absl::Span<const absl::string_view> words,
                                       const Settings& settings) {
   if (words.empty()) return absl::InvalidArgumentError("op needs a NAME");
-  if (settings.policy != Policy::kTorch) {
-    return absl::InvalidArgumentError(
-        "op follows PyTorch's operators: it takes --policy=torch only");
-  }
-  absl::StatusOr<ops::Op> op = ops::ParseOp(words[0]);
+  absl::StatusOr<ops::Op> op = ops::ParseOp(words[0], settings.policy);
   if (!op.ok()) return op.status();
   if (!settings.rounding_mode.empty()) {
     if (*op != ops::Op::kDiv) {
@@ -285,9 +366,11 @@ absl::StatusOr<std::string> OpCommand(absl::Span<const absl::string_view> words,
   const std::vector<absl::string_view> operand_words(words.begin() + 1, words.end());
   absl::StatusOr<std::vector<Operand>> operands = ParseOperands(operand_words);
   if (!operands.ok()) return operands.status();
-  RETURN_IF_ERROR(ops::CheckPythonSignature(ops::RuleOf(*op), *operands));
+  if (settings.policy == Policy::kTorch) {
+    RETURN_IF_ERROR(ops::CheckPythonSignature(ops::RuleOf(*op), *operands));
+  }
   absl::StatusOr<ops::OpDTypes> dtypes =
-      ops::InferOpDTypes(*op, *operands, settings.options, settings.dtype);
+      ops::InferOpDTypes(*op, *operands, settings.options, settings.policy, settings.dtype);
   if (!dtypes.ok()) return dtypes.status();
   RETURN_IF_ERROR(CheckExplicitShapes(*op, operand_words));
   return std::string(Name(dtypes->result));
@@ -304,10 +387,13 @@ absl::StatusOr<std::string> RunCommand(absl::string_view command,
   }
   if (command == "ops") {
     if (!rest.empty()) return absl::InvalidArgumentError("ops takes no operands");
-    return OpsTableMarkdown();
+    return OpsTableMarkdown(settings.policy);
   }
   if (command == "sbp") return SbpCommand(rest);
-  if (command == "diff") return RunDiffCommand({rest.begin(), rest.end()}, settings.options);
+  if (command == "diff") {
+    if (settings.ops) return RunOpsDiffCommand({rest.begin(), rest.end()}, settings.options);
+    return RunDiffCommand({rest.begin(), rest.end()}, settings.options);
+  }
   if (command == "cast") return RunCastCommand({rest.begin(), rest.end()});
   if (command == "op") return OpCommand(rest, settings);
   absl::StatusOr<std::vector<Operand>> operands = ParseOperands(positional);

@@ -30,6 +30,8 @@ struct Settings {
   std::string rounding_mode;
   // `op`'s dtype= argument (sum, mean, cumsum, ...).
   std::optional<DType> dtype;
+  // `diff --ops`: compare the policies' op rules, not their promotion.
+  bool ops = false;
 };
 
 struct Answer {
@@ -57,8 +59,10 @@ struct Answer {
 // The usage text.
 [[nodiscard]] std::string Usage();
 
-// Every op of op_list.h with its declaration (`promote ops`), as Markdown.
-[[nodiscard]] std::string OpsTableMarkdown();
+// Every op of op_list.h with its declaration (`promote ops`), as Markdown;
+// under another policy, the ops its framework has, with their names and
+// rules there.
+[[nodiscard]] std::string OpsTableMarkdown(Policy policy = Policy::kTorch);
 
 // The policy's pairwise PromoteTypes table as Markdown.
 [[nodiscard]] std::string PromotionTableMarkdown(Policy policy);

@@ -22,6 +22,15 @@ namespace oneflow_promote::cli {
 [[nodiscard]] absl::StatusOr<std::string> RunDiffCommand(const std::vector<absl::string_view>& args,
                                                          const PromotionOptions& options);
 
+// `promote diff --ops A B`: for every op of the table, every combination of
+// operands on which the frameworks of policies A and B decide differently
+// (a different result dtype, or a refusal by one only), grouped by op and
+// by the pair of answers, and counted; the ops only one framework has are
+// listed. The operands are each dtype both policies have, as an array and
+// a 0-d array, and the Python scalars True, 2, -1, 300, 2.5 and 1j.
+[[nodiscard]] absl::StatusOr<std::string> RunOpsDiffCommand(
+    const std::vector<absl::string_view>& args, const PromotionOptions& options);
+
 }  // namespace oneflow_promote::cli
 
 #endif  // ONEFLOW_PROMOTE_CLI_DIFF_COMMAND_H_

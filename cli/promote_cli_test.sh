@@ -36,7 +36,12 @@ ops=$(printf 'op sum int8\nop --default-dtype=float64 div int32 int32[]\nop mean
 # div's rounding mode as PyTorch's keyword: floor division keeps integers.
 [ "$("$promote" op div --rounding-mode=floor int32 int32)" = int32 ] || fail "div floor"
 [ "$("$promote" op div int32 int32)" = float32 ] || fail "true div"
-"$promote" op --policy=array_api add int8 int8 >/dev/null && fail "op with the Array API policy exited zero"
+# Under another policy, the op as that framework decides it, by its names.
+[ "$("$promote" op --policy=numpy sin int8)" = float16 ] || fail "numpy sin int8"
+[ "$("$promote" op --policy=jax_x32 arctan2 int8 int8)" = float32 ] || fail "jax arctan2"
+"$promote" op --policy=array_api sin int8 >/dev/null && fail "xp.sin of int8 exited zero"
+[[ "$("$promote" op --policy=array_api arctan2 float32 float32)" == "error: the Array API has no op 'arctan2'"* ]] ||
+  fail "arctan2 is NumPy's name, not the Array API's"
 # pow's Python-int exponent goes through c10's checked conversion: 10^18 fits
 # float32's range (the check must not convert float32's max to a 128-bit
 # integer, which overflows) and not float16's.
@@ -76,5 +81,7 @@ grep -q '^### array with Python scalar: ' <<<"$diff_out" || fail "diff groups"
   "jax -> jax: 0 of 1128 operand pairs differ (20 dtypes both have, each as an array and a 0-d array, and the Python scalars True 1 -1 300 9223372036854775808 1.5 1j)" ] ||
   fail "diff of a policy with itself: $("$promote" diff jax jax | head -1)"
 "$promote" diff numpy >/dev/null && fail "diff with one policy exited zero"
+[[ "$("$promote" diff --ops numpy array_api | sed -n 2p)" == "Only in numpy: "*heaviside* ]] ||
+  fail "diff --ops numpy array_api should list heaviside as NumPy's only"
 [ "$("$promote" table | wc -l)" -eq 24 ] || fail "the torch table should have 22 rows"
 echo "ok"

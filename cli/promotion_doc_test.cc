@@ -58,5 +58,28 @@ TEST(OpsDoc, HoldsTheGeneratedOpTable) {
       << "regenerate the table in docs/ops.md: bazel run //:promote -- ops";
 }
 
+TEST(OpsDoc, OpPolicyDiffsAreTheGeneratedDiffsFromTorch) {
+  std::vector<std::string> parts = {
+      "# Where each framework's ops differ from PyTorch's\n\n"
+      "Generated, one section per policy: `bazel run //:promote -- diff --ops torch P` (see\n"
+      "docs/op_policies.md). For every op both have, each operand combination on which the\n"
+      "two decide differently: a different result dtype, or a refusal by one only."};
+  for (Policy policy : {Policy::kNumpy, Policy::kJaxX32, Policy::kArrayApi}) {
+    absl::StatusOr<std::string> diff = RunOpsDiffCommand({"torch", PolicyName(policy)}, {});
+    ASSERT_TRUE(diff.ok()) << diff.status();
+    parts.push_back(absl::StrCat("## torch -> ", PolicyName(policy), "\n\n", *diff));
+  }
+  EXPECT_EQ(Read("docs/op_policy_diffs.md"), absl::StrJoin(parts, "\n\n") + "\n")
+      << "regenerate docs/op_policy_diffs.md as docs/op_policies.md says";
+}
+
+TEST(OpsDoc, HoldsEachFrameworksGeneratedOpTable) {
+  const std::string doc = Read("docs/op_policies.md");
+  for (Policy policy : {Policy::kNumpy, Policy::kJax, Policy::kArrayApi}) {
+    EXPECT_NE(doc.find(OpsTableMarkdown(policy) + "\n"), std::string::npos)
+        << "regenerate: bazel run //:promote -- ops --policy=" << PolicyName(policy);
+  }
+}
+
 }  // namespace
 }  // namespace oneflow_promote::cli

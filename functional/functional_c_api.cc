@@ -50,15 +50,17 @@ absl::Status BinaryOp(const char* name, const void* a, int a_dtype, const void* 
 }
 
 absl::Status OpDTypesFromC(const char* name, const oneflow_promote_operand* operands, size_t count,
-                           int default_dtype, int* compute_dtype, int* result_dtype) {
+                           int policy_code, int default_dtype, int* compute_dtype,
+                           int* result_dtype) {
   RETURN_IF_ERROR(c_api_internal::NotNull(name, "the op name"));
   if (compute_dtype == nullptr || result_dtype == nullptr) {
     return absl::InvalidArgumentError("a result pointer is null");
   }
-  ASSIGN_OR_RETURN(ops::Op op, ops::ParseOp(name));
+  ASSIGN_OR_RETURN(Policy policy, c_api_internal::PolicyFromC(policy_code));
+  ASSIGN_OR_RETURN(ops::Op op, ops::ParseOp(name, policy));
   ASSIGN_OR_RETURN(PromotionOptions options, c_api_internal::OptionsFromC(default_dtype));
   ASSIGN_OR_RETURN(std::vector<Operand> ops, c_api_internal::OperandsFromC(operands, count));
-  ASSIGN_OR_RETURN(ops::OpDTypes dtypes, ops::InferOpDTypes(op, ops, options));
+  ASSIGN_OR_RETURN(ops::OpDTypes dtypes, ops::InferOpDTypes(op, ops, options, policy));
   *compute_dtype = Index(dtypes.compute);
   *result_dtype = Index(dtypes.result);
   return absl::OkStatus();
@@ -96,8 +98,18 @@ extern "C" int oneflow_promote_binary_op_on_host(const char* op, const void* a, 
 extern "C" int oneflow_promote_op_dtypes(const char* op, const oneflow_promote_operand* operands,
                                          size_t count, int default_dtype, int* compute_dtype,
                                          int* result_dtype, char* error, size_t error_size) {
+  return oneflow_promote_op_dtypes_under_policy(op, operands, count, ONEFLOW_PROMOTE_POLICY_TORCH,
+                                                default_dtype, compute_dtype, result_dtype, error,
+                                                error_size);
+}
+
+extern "C" int oneflow_promote_op_dtypes_under_policy(const char* op,
+                                                      const oneflow_promote_operand* operands,
+                                                      size_t count, int policy, int default_dtype,
+                                                      int* compute_dtype, int* result_dtype,
+                                                      char* error, size_t error_size) {
   return oneflow_promote::c_api_internal::ReportStatus(
-      oneflow_promote::functional::OpDTypesFromC(op, operands, count, default_dtype, compute_dtype,
-                                                 result_dtype),
+      oneflow_promote::functional::OpDTypesFromC(op, operands, count, policy, default_dtype,
+                                                 compute_dtype, result_dtype),
       error, error_size);
 }

@@ -48,6 +48,15 @@ int oneflow_promote_op_dtypes(const char* op, const oneflow_promote_operand* ope
                               int default_dtype, int* compute_dtype, int* result_dtype, char* error,
                               size_t error_size);
 
+/* The same under a policy (ONEFLOW_PROMOTE_POLICY_*): the op by the name and
+ * rule of the policy's framework (NumPy's "arctan2", the Array API's "atan2";
+ * docs/op_policies.md), or the error that it lacks the op. default_dtype
+ * applies under torch only. */
+int oneflow_promote_op_dtypes_under_policy(const char* op, const oneflow_promote_operand* operands,
+                                           size_t count, int policy, int default_dtype,
+                                           int* compute_dtype, int* result_dtype, char* error,
+                                           size_t error_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -54,6 +54,28 @@ int main(void) {
     CHECK(strstr(error, "mean(): could not infer output dtype") != NULL);
   }
   {
+    /* np.sin(int8 array).dtype -> float16; np.arctan2 is NumPy's name, xp.atan2 the
+     * Array API's, which refuses int8 ("Only floating-point dtypes are allowed"). */
+    const oneflow_promote_operand ops[] = {tensor("int8", 1), tensor("int8", 1)};
+    CHECK(oneflow_promote_op_dtypes_under_policy("sin", ops, 1, ONEFLOW_PROMOTE_POLICY_NUMPY,
+                                                 float32, &compute, &result, error,
+                                                 sizeof error) == 0);
+    CHECK(compute == code("float16") && result == code("float16"));
+    CHECK(oneflow_promote_op_dtypes_under_policy("arctan2", ops, 2, ONEFLOW_PROMOTE_POLICY_NUMPY,
+                                                 float32, &compute, &result, error,
+                                                 sizeof error) == 0);
+    CHECK(result == code("float16"));
+    CHECK(oneflow_promote_op_dtypes_under_policy("arctan2", ops, 2,
+                                                 ONEFLOW_PROMOTE_POLICY_ARRAY_API, float32,
+                                                 &compute, &result, error, sizeof error) != 0);
+    CHECK(strstr(error, "the Array API has no op 'arctan2'") != NULL);
+    CHECK(oneflow_promote_op_dtypes_under_policy("atan2", ops, 2, ONEFLOW_PROMOTE_POLICY_ARRAY_API,
+                                                 float32, &compute, &result, error,
+                                                 sizeof error) != 0);
+    CHECK(oneflow_promote_op_dtypes_under_policy("sin", ops, 1, 99, float32, &compute, &result,
+                                                 error, sizeof error) != 0);
+  }
+  {
     const oneflow_promote_operand ops[] = {tensor("int32", 1)};
     CHECK(oneflow_promote_op_dtypes("no_such_op", ops, 1, float32, &compute, &result, error,
                                     sizeof error) != 0);

@@ -61,6 +61,17 @@ TEST(TensorProcessorPipe, LowerPrecisionLeavesFloat64AndScalars) {
   EXPECT_EQ(off.inputs()[0].dtype(), DType::kFloat32);
 }
 
+TEST(TensorProcessorPipe, PromotesAsThePolicysFramework) {
+  // np.sin(int8 array) computes in float16, its first loop int8 casts to
+  // safely; torch.sin in float32.
+  TensorProcessorPipe<Tensor> numpy({Ones(DType::kInt8)});
+  ASSERT_TRUE(numpy.Promote(RuleOf(Op::kSin), {}, Policy::kNumpy).ok());
+  EXPECT_EQ(InputDTypes(numpy), (std::vector<DType>{DType::kFloat16}));
+  TensorProcessorPipe<Tensor> torch({Ones(DType::kInt8)});
+  ASSERT_TRUE(torch.Promote(RuleOf(Op::kSin)).ok());
+  EXPECT_EQ(InputDTypes(torch), (std::vector<DType>{DType::kFloat32}));
+}
+
 TEST(TensorProcessorPipe, PromoteThenCheckOutputs) {
   // torch.add(int8, float32) is float32, and can't be written to int64.
   TensorProcessorPipe<Tensor> pipe({Ones(DType::kInt8), Ones(DType::kFloat32)});

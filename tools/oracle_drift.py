@@ -34,6 +34,10 @@ CASE_FILES = [
     ("tests/float8/generate_cases.py", "tests/float8/cases.tsv", ["ml_dtypes", "numpy"]),
     ("tests/literals/generate_cases.py", "tests/literals/cases.tsv", ["ml_dtypes", "numpy"]),
     ("tests/ops/generate_cases.py", "tests/ops/cases.tsv", ["torch"]),
+    ("tests/numpy/generate_op_cases.py", "tests/numpy/op_cases.tsv", ["numpy"]),
+    ("tests/array_api/generate_op_cases.py", "tests/array_api/op_cases.tsv",
+     ["array-api-strict"]),
+    ("tests/jax/generate_op_cases.py", "tests/jax/op_cases.tsv", ["jax", "jaxlib", "ml_dtypes"]),
 ]
 
 

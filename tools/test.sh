@@ -16,6 +16,9 @@ python3 tests/jax/generate_cases.py --check tests/jax/cases.tsv
 python3 tests/float8/generate_cases.py --check tests/float8/cases.tsv
 python3 tests/literals/generate_cases.py --check tests/literals/cases.tsv
 python3 tests/ops/generate_cases.py --check tests/ops/cases.tsv
+python3 tests/numpy/generate_op_cases.py --check tests/numpy/op_cases.tsv
+python3 tests/array_api/generate_op_cases.py --check tests/array_api/op_cases.tsv
+python3 tests/jax/generate_op_cases.py --check tests/jax/op_cases.tsv
 python3 tools/check_layers_test.py
 python3 tools/check_layers.py
 python3 tools/check_extension_sources.py

@@ -51,6 +51,7 @@ LIBRARY_SOURCES = [
     "kernels/internal/cpu_cast_dispatch.cc",
     "kernels/internal/cpu_cast_baseline.cc",
     "kernels/parallel_for.cc",
+    "oneflow_promote/ops/framework_op_rules.cc",
     "oneflow_promote/ops/op_rules.cc",
     "functional/tensor.cc",
     "functional/op_kernels.cc",

@@ -8,6 +8,7 @@
 
 #include "absl/status/statusor.h"
 #include "oneflow_promote/c_api/promotion_c_api.h"
+#include "oneflow_promote/promotion/policy.h"
 #include "oneflow_promote/promotion/result_type.h"
 
 namespace oneflow_promote::c_api_internal {
@@ -18,6 +19,9 @@ absl::StatusOr<std::vector<Operand>> OperandsFromC(const oneflow_promote_operand
 
 // The torch policy's options from a default dtype code (float32 or float64).
 absl::StatusOr<PromotionOptions> OptionsFromC(int default_dtype);
+
+// A policy code (ONEFLOW_PROMOTE_POLICY_*), or an error listing the codes.
+absl::StatusOr<Policy> PolicyFromC(int raw);
 
 }  // namespace oneflow_promote::c_api_internal
 

@@ -27,16 +27,6 @@ absl::StatusOr<DType> DTypeArgument(int raw, const char* what) {
   return dtype;
 }
 
-absl::StatusOr<Policy> PolicyArgument(int raw) {
-  std::vector<std::string> codes;
-  for (Policy policy : kAllPolicies) {
-    if (static_cast<int>(policy) == raw) return policy;
-    codes.push_back(absl::StrCat(static_cast<int>(policy), " (", PolicyName(policy), ")"));
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("policy code ", raw, " is not one of ", absl::StrJoin(codes, ", ")));
-}
-
 // The header's codes are the enum's values.
 static_assert(ONEFLOW_PROMOTE_POLICY_TORCH == static_cast<int>(Policy::kTorch) &&
               ONEFLOW_PROMOTE_POLICY_ARRAY_API == static_cast<int>(Policy::kArrayApi) &&
@@ -47,6 +37,16 @@ static_assert(ONEFLOW_PROMOTE_POLICY_TORCH == static_cast<int>(Policy::kTorch) &
               kNumPolicies == 6);
 
 }  // namespace
+
+absl::StatusOr<Policy> PolicyFromC(int raw) {
+  std::vector<std::string> codes;
+  for (Policy policy : kAllPolicies) {
+    if (static_cast<int>(policy) == raw) return policy;
+    codes.push_back(absl::StrCat(static_cast<int>(policy), " (", PolicyName(policy), ")"));
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("policy code ", raw, " is not one of ", absl::StrJoin(codes, ", ")));
+}
 
 absl::StatusOr<std::vector<Operand>> OperandsFromC(const oneflow_promote_operand* operands,
                                                    size_t count) {
@@ -111,7 +111,7 @@ absl::Status DTypeFromName(const char* name, int* dtype) {
 
 absl::Status PromoteTypesFromC(int a, int b, int policy, int* result) {
   RETURN_IF_ERROR(NotNull(result, "the result pointer"));
-  ASSIGN_OR_RETURN(Policy p, PolicyArgument(policy));
+  ASSIGN_OR_RETURN(Policy p, PolicyFromC(policy));
   ASSIGN_OR_RETURN(DType promoted,
                    PromoteTypes(DTypeFromCode<DType>(a), DTypeFromCode<DType>(b), p).ToStatusOr());
   *result = Index(promoted);
@@ -120,7 +120,7 @@ absl::Status PromoteTypesFromC(int a, int b, int policy, int* result) {
 
 absl::Status CanCastFromC(int from, int to, int policy, int* result) {
   RETURN_IF_ERROR(NotNull(result, "the result pointer"));
-  ASSIGN_OR_RETURN(Policy p, PolicyArgument(policy));
+  ASSIGN_OR_RETURN(Policy p, PolicyFromC(policy));
   ASSIGN_OR_RETURN(DType from_dtype, DTypeArgument(from, "from"));
   ASSIGN_OR_RETURN(DType to_dtype, DTypeArgument(to, "to"));
   *result = CanCast(from_dtype, to_dtype, p) ? 1 : 0;
@@ -130,7 +130,7 @@ absl::Status CanCastFromC(int from, int to, int policy, int* result) {
 absl::Status ResultTypeFromC(const oneflow_promote_operand* operands, size_t count, int policy,
                              int default_dtype, int* result) {
   RETURN_IF_ERROR(NotNull(result, "the result pointer"));
-  ASSIGN_OR_RETURN(Policy p, PolicyArgument(policy));
+  ASSIGN_OR_RETURN(Policy p, PolicyFromC(policy));
   ASSIGN_OR_RETURN(PromotionOptions options, OptionsFromC(default_dtype));
   ASSIGN_OR_RETURN(std::vector<Operand> ops, OperandsFromC(operands, count));
   ASSIGN_OR_RETURN(DType dtype, ResultType(ops, p, options));

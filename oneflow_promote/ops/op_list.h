@@ -3,13 +3,15 @@
 // named setters: PyTorch's name and aliases, arity, kind, promotion kind,
 // dtype categories, floors, checks, which operands may be Python scalars,
 // whether PyTorch's backward raises, the PyTorch overloads and autocast
-// lists, and whether the library has a kernel for it. The Op enum, the rules
-// (op_rules.h), ParseOp, the CLI, the C ABIs, functional::Call, the pipe's
-// autocast lists and the kernels' dispatch all derive from it. Free of
-// Abseil, for nvcc.
+// lists, whether the library has a kernel for it, and how NumPy, jax.numpy
+// and the Array API decide it (op_spec.h says what each setter means). The
+// Op enum, the rules (op_rules.h), ParseOp, the CLI, the C ABIs,
+// functional::Call, the pipe's autocast lists and the kernels' dispatch all
+// derive from it. Free of Abseil, for nvcc.
 //
 // Adding an op whose element shape exists is one row here plus its tests;
-// tests/ops/generate_cases.py holds the PyTorch call that checks its rule.
+// tests/ops/generate_cases.py holds the PyTorch call that checks its rule,
+// and each framework's generate_op_cases.py already calls its functions.
 // An op with a kernel adds its element function in
 // functional/internal/op_math.h, and the files docs/integration.md lists.
 
@@ -18,262 +20,29 @@
 
 #include <array>
 #include <cstddef>
-#include <cstdint>
 
-#include "oneflow_promote/dtype.h"
-#include "oneflow_promote/dtype_enum.h"
+#include "oneflow_promote/ops/op_spec.h"
 
 namespace oneflow_promote::ops {
-
-// What an op's kernel does with its operands' elements.
-enum class OpKind : uint8_t {
-  kElementwise,  // one result element per (broadcast) operand element
-  kReduction,    // all elements to one (sum, prod, mean)
-  kScan,         // running results along a dimension (cumsum)
-  kContraction,  // products summed over a dimension (dot)
-};
-
-// How an elementwise op's dtypes follow from its operands' promoted dtype:
-// PyTorch's ELEMENTWISE_TYPE_PROMOTION_KIND (torch._prims_common), whose
-// per-op values tests/torch_extension compares with torch._refs'.
-enum class PromotionKind : uint8_t {
-  kDefault,         // the promoted dtype (add, mul, maximum, bitwise ops)
-  kNoOpMath,        // the promoted dtype, computed in itself too (where)
-  kIntToFloat,      // integers and bool become the default dtype (div, atan2, sqrt)
-  kAlwaysBool,      // a bool result (comparisons, logical ops)
-  kComplexToFloat,  // a complex dtype returns its real part's dtype (abs)
-  kBoolToLong,      // bool becomes int64 (pow)
-};
-
-// The lowest dtype an op computes in, joined with its promoted dtype.
-enum class ReductionFloor : uint8_t {
-  kNone,
-  kInt64,  // integers and bool accumulate in and return int64 (sum, prod, cumsum)
-};
-
-// A result dtype that does not follow the compute dtype.
-enum class ResultRule : uint8_t {
-  kCompute,     // the compute dtype, after the promotion kind
-  kRealPart,    // a complex compute dtype returns its parts' dtype (var, angle, real)
-  kInt64,       // indices and counts (argmax, count_nonzero)
-  kBoolOrByte,  // bool, but uint8 for uint8 (any, all)
-};
-
-// Dtype categories as a mask, for the categories an op is defined on.
-enum DTypeCategories : uint8_t {
-  kBoolCategory = 1,
-  kIntegerCategories = 2,      // signed and unsigned
-  kReducedFloatCategory = 16,  // float16 and bfloat16
-  kOtherFloatCategory = 4,     // float32, float64 and the float8 formats
-  kFloatingCategory = kReducedFloatCategory | kOtherFloatCategory,
-  kComplexCategory = 8,
-  kRealCategories = kBoolCategory | kIntegerCategories | kFloatingCategory,
-  kNumberCategories = kIntegerCategories | kFloatingCategory | kComplexCategory,
-  kAllCategories = kRealCategories | kComplexCategory,
-  kIntegersAndFloats = kIntegerCategories | kFloatingCategory,
-  kBitwiseCategories = kBoolCategory | kIntegerCategories,
-  kInexactCategories = kFloatingCategory | kComplexCategory,
-  // PyTorch's special functions without a float16 or bfloat16 kernel.
-  kRealButReducedFloats = kRealCategories & ~kReducedFloatCategory,
-};
-
-// The category bit of a dtype: float16 and bfloat16 have their own.
-[[nodiscard]] constexpr uint8_t CategoryBitOf(DType dtype) {
-  switch (CategoryOf(dtype)) {
-    case Category::kBool:
-      return kBoolCategory;
-    case Category::kUnsigned:
-    case Category::kSigned:
-      return kIntegerCategories;
-    case Category::kFloating:
-      return dtype == DType::kFloat16 || dtype == DType::kBFloat16 ? kReducedFloatCategory
-                                                                   : kOtherFloatCategory;
-    case Category::kComplex:
-      return kComplexCategory;
-  }
-  return 0;
-}
-
-// Whether PyTorch's autograd has a derivative for an op whose result carries
-// gradients (see ResultRequiresGrad).
-enum class Derivative : uint8_t {
-  kDefined,
-  kNotImplemented,  // the result requires grad, but backward raises (floor_divide)
-};
-
-// The op-specific checks of the built-in ops, with PyTorch 2.15's messages
-// (op_rules.cc turns each into its function).
-enum class OpCheck : uint8_t {
-  kNone,
-  kNoBoolOperand,        // sub, rsub: "Subtraction, the `-` operator, with a bool tensor ..."
-  kNegation,             // neg: "Negation, the `-` operator, on a bool tensor ..."
-  kPositive,             // positive: "The `+` operator, on a bool tensor is not supported."
-  kNoComplexOperand,     // maximum, minimum: "maximum not implemented for complex tensors."
-  kPow,                  // integers to negative Python int powers; the exponent's range
-  kDot,                  // 1-d operands of one dtype
-  kMean,                 // floating or complex compute dtype
-  kVarStd,               // floating (not float8) or complex compute dtype
-  kNanMean,              // floating input (complex: nansum's message)
-  kWhere,                // a bool condition; scalar values that fit
-  kSameDType,            // heaviside: operands of one dtype
-  kLerp,                 // lerp: end, and a dimensioned weight, of start's dtype
-  kAddcdiv,              // addcdiv: no integer division
-  kNoBoolRelu,           // relu: "Boolean inputs not supported for relu"
-  kNoBoolHardtanh,       // hardtanh, relu6: "Bool inputs not supported for hardtanh"
-  kClamp,                // clamp: bounds both scalars or both tensors; no complex; in range
-  kClampBound,           // clamp_min, clamp_max: a Python int bound within an integer dtype
-  kArgExtremum,          // argmax, argmin: no bool, no complex
-  kRealOnly,             // isposinf, isneginf: no complex
-  kNotForComplexInputs,  // ceil, floor, trunc, deg2rad, sign, ...: "<op> is not supported ..."
-  kNoComplexNansum,      // nansum: "nansum on CPU does not support complex inputs"
-};
-
-// Bits of OpSpec::scalars: which operand positions take a Python scalar.
-enum ScalarPositions : uint8_t {
-  kNoScalars = 0,
-  kScalarFirst = 1,
-  kScalarSecond = 2,
-  kScalarThird = 4,
-  kScalarEither = kScalarFirst | kScalarSecond,
-  kScalarValues = kScalarSecond | kScalarThird,  // where, clamp
-  // With it, every operand may be a Python scalar at once (add(2, 2.5));
-  // without it, at least one is a tensor.
-  kScalarsAlone = 0x80,
-  kAnyScalars = 0xFF,
-};
-
-// How operands are converted before they are promoted, where an op is a
-// composite of others in PyTorch (ldexp is mul(input, pow(2.0, other))).
-enum class OperandConversion : uint8_t {
-  kNone,
-  kSecondIntToFloat,  // an integer or bool second operand promotes as a Python float
-  kAllToDouble,       // every operand becomes float64 (complex128 if complex)
-  // Beside a Python scalar bound, a 0-d tensor bound is a number (clamp).
-  kZeroDimBoundsAsNumbers,
-};
-
-// Which autocast list an op is on (torch.autocast's names).
-enum class AutoCastKind : uint8_t {
-  kNone,            // runs in its inputs' dtypes
-  kLowerPrecision,  // floating inputs run in the autocast dtype (matmul, conv)
-  kFloat32,         // floating inputs run in float32 (pow, sum, cumsum on CUDA)
-  kPromote,         // floating inputs run in their widest dtype (atan2, dot on CUDA)
-};
-
-// One op's declaration. Each setter returns the spec with one property
-// set, so a row reads as a sentence:
-//   BinaryRow("atan2").Alias("arctan2").IntToFloat().Categories(kRealCategories)
-struct OpSpec {
-  const char* name = "";
-  const char* aliases = "";  // space-separated
-  int arity = 1;
-  OpKind kind = OpKind::kElementwise;
-  PromotionKind promotion = PromotionKind::kDefault;
-  uint8_t categories = kAllCategories;
-  const char* kernel_name = "";  // in "\"<kernel>\" not implemented for ..."; defaults to name
-  ReductionFloor floor = ReductionFloor::kNone;
-  ResultRule result = ResultRule::kCompute;
-  bool keeps_dtype = false;  // the first operand's dtype, unpromoted (unary ops, reductions)
-  int first_promoted = 0;    // the operands before it are not promoted (where's condition)
-  OpCheck check = OpCheck::kNone;
-  uint8_t scalars = kNoScalars;
-  OperandConversion conversion = OperandConversion::kNone;
-  bool takes_dtype = false;  // a dtype= argument (sum, mean, cumsum, ...)
-  Derivative derivative = Derivative::kDefined;
-  bool has_kernel = false;          // the library computes it (op_kernels.h)
-  bool alpha = false;               // the PyTorch overloads take alpha (add, sub)
-  bool in_place = true;             // PyTorch has name_ (maximum and minimum have none)
-  bool rounding_mode = false;       // the PyTorch overloads take rounding_mode (div)
-  bool in_torch_extension = false;  // torch.ops.oneflow_promote registers it
-  AutoCastKind autocast_cpu = AutoCastKind::kNone;
-  AutoCastKind autocast_cuda = AutoCastKind::kNone;
-
-#define ONEFLOW_PROMOTE_OP_SETTER(Setter, field, Type) \
-  constexpr OpSpec Setter(Type value) const {          \
-    OpSpec s = *this;                                  \
-    s.field = value;                                   \
-    return s;                                          \
-  }
-  ONEFLOW_PROMOTE_OP_SETTER(Alias, aliases, const char*)
-  ONEFLOW_PROMOTE_OP_SETTER(Categories, categories, uint8_t)
-  ONEFLOW_PROMOTE_OP_SETTER(KernelName, kernel_name, const char*)
-  ONEFLOW_PROMOTE_OP_SETTER(Floor, floor, ReductionFloor)
-  ONEFLOW_PROMOTE_OP_SETTER(Result, result, ResultRule)
-  ONEFLOW_PROMOTE_OP_SETTER(Check, check, OpCheck)
-  ONEFLOW_PROMOTE_OP_SETTER(Scalars, scalars, uint8_t)
-  ONEFLOW_PROMOTE_OP_SETTER(AutoCastCpu, autocast_cpu, AutoCastKind)
-  ONEFLOW_PROMOTE_OP_SETTER(AutoCastCuda, autocast_cuda, AutoCastKind)
-  ONEFLOW_PROMOTE_OP_SETTER(Promotion, promotion, PromotionKind)
-  ONEFLOW_PROMOTE_OP_SETTER(Converts, conversion, OperandConversion)
-#undef ONEFLOW_PROMOTE_OP_SETTER
-  constexpr OpSpec IntToFloat() const { return Promotion(PromotionKind::kIntToFloat); }
-  constexpr OpSpec AlwaysBool() const { return Promotion(PromotionKind::kAlwaysBool); }
-  constexpr OpSpec ComplexToFloat() const { return Promotion(PromotionKind::kComplexToFloat); }
-  constexpr OpSpec BoolToLong() const { return Promotion(PromotionKind::kBoolToLong); }
-  constexpr OpSpec NoOpMath() const { return Promotion(PromotionKind::kNoOpMath); }
-  constexpr OpSpec Kernel() const { return Set(&OpSpec::has_kernel, true); }
-  constexpr OpSpec Alpha() const { return Set(&OpSpec::alpha, true); }
-  constexpr OpSpec RoundingMode() const { return Set(&OpSpec::rounding_mode, true); }
-  constexpr OpSpec InTorchExtension() const { return Set(&OpSpec::in_torch_extension, true); }
-  constexpr OpSpec NoInPlace() const { return Set(&OpSpec::in_place, false); }
-  constexpr OpSpec TakesDType() const { return Set(&OpSpec::takes_dtype, true); }
-  constexpr OpSpec KeepsDType() const { return Set(&OpSpec::keeps_dtype, true); }
-  constexpr OpSpec NoDerivative() const {
-    OpSpec s = *this;
-    s.derivative = Derivative::kNotImplemented;
-    return s;
-  }
-  constexpr OpSpec Contraction() const {
-    OpSpec s = *this;
-    s.kind = OpKind::kContraction;
-    return s;
-  }
-  constexpr OpSpec FirstPromoted(int index) const {
-    OpSpec s = *this;
-    s.first_promoted = index;
-    return s;
-  }
-
- private:
-  constexpr OpSpec Set(bool OpSpec::*field, bool value) const {
-    OpSpec s = *this;
-    s.*field = value;
-    return s;
-  }
-};
-
-// The shapes of rows: an elementwise op of one, two or three operands, a
-// reduction or scan of one (which keeps its operand's dtype, unpromoted: a
-// wrapped number's float64 stays float64).
-constexpr OpSpec ElementwiseRow(const char* name, int arity) {
-  OpSpec s;
-  s.name = name;
-  s.arity = arity;
-  return s;
-}
-constexpr OpSpec UnaryRow(const char* name) { return ElementwiseRow(name, 1); }
-constexpr OpSpec BinaryRow(const char* name) { return ElementwiseRow(name, 2); }
-constexpr OpSpec TernaryRow(const char* name) { return ElementwiseRow(name, 3); }
-constexpr OpSpec ReductionRow(const char* name, OpKind kind = OpKind::kReduction) {
-  OpSpec s = UnaryRow(name);
-  s.kind = kind;
-  s.keeps_dtype = true;
-  return s;
-}
 
 // X(enumerator, spec): every op, in one list. The rows with Kernel() come
 // first (the functional frontend's kernels); the rest are rules only.
 // clang-format off
 #define ONEFLOW_PROMOTE_FOR_EACH_OP(X)                                                             \
   X(kAdd, BinaryRow("add").Scalars(kScalarEither | kScalarsAlone).Kernel().InTorchExtension()      \
-      .Alpha())                                                                                    \
+      .Alpha().Numpy(Promoted()).Jax(Promoted()).ArrayApi(Promoted(kNumberCategories)))            \
   X(kSub, BinaryRow("sub").Alias("subtract").Categories(kNumberCategories)                         \
       .Scalars(kScalarEither | kScalarsAlone).Check(OpCheck::kNoBoolOperand).Kernel()              \
-      .InTorchExtension().Alpha())                                                                 \
+      .InTorchExtension().Alpha().Numpy(Promoted(kNumberCategories).Named("subtract").ExactLoop()) \
+      .Jax(Promoted(kNumberCategories).Named("subtract"))                                          \
+      .ArrayApi(Promoted(kNumberCategories).Named("subtract")))                                    \
   X(kMul, BinaryRow("mul").Alias("multiply").Scalars(kScalarEither | kScalarsAlone).Kernel()       \
-      .InTorchExtension())                                                                         \
+      .InTorchExtension().Numpy(Promoted().Named("multiply")).Jax(Promoted().Named("multiply"))    \
+      .ArrayApi(Promoted(kNumberCategories).Named("multiply")))                                    \
   X(kDiv, BinaryRow("div").Alias("divide true_divide").IntToFloat()                                \
-      .Scalars(kScalarEither | kScalarsAlone).Kernel().InTorchExtension().RoundingMode())          \
+      .Scalars(kScalarEither | kScalarsAlone).Kernel().InTorchExtension().RoundingMode()           \
+      .Numpy(Inexact().Named("divide true_divide")).Jax(Inexact().Named("divide true_divide"))     \
+      .ArrayApi(Promoted(kInexactCategories).Named("divide")))                                     \
   X(kDivFloor, BinaryRow("div_floor").Alias("div(rounding_mode=floor)")                            \
       .Categories(kIntegersAndFloats).KernelName("div_floor_cpu")                                  \
       .Scalars(kScalarEither | kScalarsAlone).Kernel())                                            \
@@ -282,75 +51,142 @@ constexpr OpSpec ReductionRow(const char* name, OpKind kind = OpKind::kReduction
       .Scalars(kScalarEither | kScalarsAlone).Kernel())                                            \
   X(kFloorDivide, BinaryRow("floor_divide").Categories(kIntegersAndFloats)                         \
       .KernelName("div_floor_cpu").Scalars(kScalarEither | kScalarsAlone).NoDerivative().Kernel()  \
-      .InTorchExtension())                                                                         \
+      .InTorchExtension().Numpy(Promoted(kIntegersAndFloats)).Jax(Numeric(kRealCategories))        \
+      .ArrayApi(Promoted(kIntegersAndFloats)))                                                     \
   X(kRemainder, BinaryRow("remainder").Categories(kIntegersAndFloats).KernelName("remainder_cpu")  \
-      .Scalars(kScalarEither).Kernel().InTorchExtension())                                         \
+      .Scalars(kScalarEither).Kernel().InTorchExtension()                                          \
+      .Numpy(Promoted(kIntegersAndFloats).Named("remainder mod"))                                  \
+      .Jax(Numeric(kRealCategories).Named("remainder mod"))                                        \
+      .ArrayApi(Promoted(kIntegersAndFloats)))                                                     \
   X(kPow, BinaryRow("pow").BoolToLong().Categories(kNumberCategories).Check(OpCheck::kPow)         \
-      .Scalars(kScalarEither).Kernel().AutoCastCuda(AutoCastKind::kFloat32))                       \
+      .Scalars(kScalarEither).Kernel().AutoCastCuda(AutoCastKind::kFloat32)                        \
+      .Numpy(Promoted(kNumberCategories).Named("power pow").Check(FrameworkCheck::kIntPower))      \
+      .Jax(Numeric().Named("power pow"))                                                           \
+      .ArrayApi(Promoted(kNumberCategories).Check(FrameworkCheck::kIntPower)))                     \
   X(kMaximum, BinaryRow("maximum").Categories(kRealCategories).Check(OpCheck::kNoComplexOperand)   \
-      .Kernel().InTorchExtension().NoInPlace())                                                    \
+      .Kernel().InTorchExtension().NoInPlace().Numpy(Promoted()).Jax(Promoted())                   \
+      .ArrayApi(Promoted(kIntegersAndFloats)))                                                     \
   X(kMinimum, BinaryRow("minimum").Categories(kRealCategories).Check(OpCheck::kNoComplexOperand)   \
-      .Kernel().InTorchExtension().NoInPlace())                                                    \
+      .Kernel().InTorchExtension().NoInPlace().Numpy(Promoted()).Jax(Promoted())                   \
+      .ArrayApi(Promoted(kIntegersAndFloats)))                                                     \
   X(kAtan2, BinaryRow("atan2").Alias("arctan2").IntToFloat().Categories(kRealCategories)           \
-      .KernelName("atan2_cpu").Kernel().InTorchExtension().AutoCastCuda(AutoCastKind::kPromote))   \
-  X(kEq, BinaryRow("eq").AlwaysBool().Scalars(kScalarSecond).Kernel().InTorchExtension())          \
+      .KernelName("atan2_cpu").Kernel().InTorchExtension().AutoCastCuda(AutoCastKind::kPromote)    \
+      .Numpy(Promoted(kFloatingCategory).Named("arctan2 atan2"))                                   \
+      .Jax(Inexact().Named("arctan2 atan2")).ArrayApi(Promoted(kFloatingCategory)))                \
+  X(kEq, BinaryRow("eq").AlwaysBool().Scalars(kScalarSecond).Kernel().InTorchExtension()           \
+      .Numpy(ReturnsBool().Named("equal")).Jax(ReturnsBool().Named("equal"))                       \
+      .ArrayApi(ReturnsBool().Named("equal")))                                                     \
   X(kNe, BinaryRow("ne").Alias("not_equal").AlwaysBool().Scalars(kScalarSecond).Kernel()           \
-      .InTorchExtension())                                                                         \
+      .InTorchExtension().Numpy(ReturnsBool().Named("not_equal"))                                  \
+      .Jax(ReturnsBool().Named("not_equal")).ArrayApi(ReturnsBool().Named("not_equal")))           \
   X(kLt, BinaryRow("lt").Alias("less").AlwaysBool().Categories(kRealCategories)                    \
-      .KernelName("lt_cpu").Scalars(kScalarSecond).Kernel().InTorchExtension())                    \
+      .KernelName("lt_cpu").Scalars(kScalarSecond).Kernel().InTorchExtension()                     \
+      .Numpy(ReturnsBool().Named("less")).Jax(ReturnsBool().Named("less"))                         \
+      .ArrayApi(ReturnsBool(kIntegersAndFloats).Named("less")))                                    \
   X(kLe, BinaryRow("le").Alias("less_equal").AlwaysBool().Categories(kRealCategories)              \
-      .KernelName("le_cpu").Scalars(kScalarSecond).Kernel().InTorchExtension())                    \
+      .KernelName("le_cpu").Scalars(kScalarSecond).Kernel().InTorchExtension()                     \
+      .Numpy(ReturnsBool().Named("less_equal")).Jax(ReturnsBool().Named("less_equal"))             \
+      .ArrayApi(ReturnsBool(kIntegersAndFloats).Named("less_equal")))                              \
   X(kGt, BinaryRow("gt").Alias("greater").AlwaysBool().Categories(kRealCategories)                 \
-      .KernelName("gt_cpu").Scalars(kScalarSecond).Kernel().InTorchExtension())                    \
+      .KernelName("gt_cpu").Scalars(kScalarSecond).Kernel().InTorchExtension()                     \
+      .Numpy(ReturnsBool().Named("greater")).Jax(ReturnsBool().Named("greater"))                   \
+      .ArrayApi(ReturnsBool(kIntegersAndFloats).Named("greater")))                                 \
   X(kGe, BinaryRow("ge").Alias("greater_equal").AlwaysBool().Categories(kRealCategories)           \
-      .KernelName("ge_cpu").Scalars(kScalarSecond).Kernel().InTorchExtension())                    \
-  X(kLogicalAnd, BinaryRow("logical_and").AlwaysBool().Kernel().InTorchExtension())                \
-  X(kLogicalOr, BinaryRow("logical_or").AlwaysBool().Kernel().InTorchExtension())                  \
-  X(kLogicalXor, BinaryRow("logical_xor").AlwaysBool().Kernel().InTorchExtension())                \
+      .KernelName("ge_cpu").Scalars(kScalarSecond).Kernel().InTorchExtension()                     \
+      .Numpy(ReturnsBool().Named("greater_equal")).Jax(ReturnsBool().Named("greater_equal"))       \
+      .ArrayApi(ReturnsBool(kIntegersAndFloats).Named("greater_equal")))                           \
+  X(kLogicalAnd, BinaryRow("logical_and").AlwaysBool().Kernel().InTorchExtension()                 \
+      .Numpy(ReturnsBool()).Jax(ReturnsBool()).ArrayApi(ReturnsBool(kBoolCategory)))               \
+  X(kLogicalOr, BinaryRow("logical_or").AlwaysBool().Kernel().InTorchExtension()                   \
+      .Numpy(ReturnsBool()).Jax(ReturnsBool()).ArrayApi(ReturnsBool(kBoolCategory)))               \
+  X(kLogicalXor, BinaryRow("logical_xor").AlwaysBool().Kernel().InTorchExtension()                 \
+      .Numpy(ReturnsBool()).Jax(ReturnsBool()).ArrayApi(ReturnsBool(kBoolCategory)))               \
   X(kBitwiseAnd, BinaryRow("bitwise_and").Categories(kBitwiseCategories)                           \
-      .KernelName("bitwise_and_cpu").Scalars(kScalarEither).Kernel().InTorchExtension())           \
+      .KernelName("bitwise_and_cpu").Scalars(kScalarEither).Kernel().InTorchExtension()            \
+      .Numpy(Promoted(kBitwiseCategories)).Jax(Promoted(kBitwiseCategories))                       \
+      .ArrayApi(Promoted(kBitwiseCategories)))                                                     \
   X(kBitwiseOr, BinaryRow("bitwise_or").Categories(kBitwiseCategories)                             \
-      .KernelName("bitwise_or_cpu").Scalars(kScalarEither).Kernel().InTorchExtension())            \
+      .KernelName("bitwise_or_cpu").Scalars(kScalarEither).Kernel().InTorchExtension()             \
+      .Numpy(Promoted(kBitwiseCategories)).Jax(Promoted(kBitwiseCategories))                       \
+      .ArrayApi(Promoted(kBitwiseCategories)))                                                     \
   X(kBitwiseXor, BinaryRow("bitwise_xor").Categories(kBitwiseCategories)                           \
-      .KernelName("bitwise_xor_cpu").Scalars(kScalarEither).Kernel().InTorchExtension())           \
+      .KernelName("bitwise_xor_cpu").Scalars(kScalarEither).Kernel().InTorchExtension()            \
+      .Numpy(Promoted(kBitwiseCategories)).Jax(Promoted(kBitwiseCategories))                       \
+      .ArrayApi(Promoted(kBitwiseCategories)))                                                     \
   X(kWhere, TernaryRow("where").NoOpMath().FirstPromoted(1).Check(OpCheck::kWhere)                 \
       .Scalars(kScalarValues).Kernel().InTorchExtension())                                         \
   X(kDot, BinaryRow("dot").Contraction().Categories(kNumberCategories).Check(OpCheck::kDot)        \
       .Kernel().AutoCastCuda(AutoCastKind::kPromote))                                              \
   X(kSum, ReductionRow("sum").Floor(ReductionFloor::kInt64).TakesDType().Kernel()                  \
-      .AutoCastCuda(AutoCastKind::kFloat32))                                                       \
+      .AutoCastCuda(AutoCastKind::kFloat32).Numpy(Accumulates()).Jax(Accumulates())                \
+      .ArrayApi(Accumulates(kNumberCategories)))                                                   \
   X(kProd, ReductionRow("prod").Floor(ReductionFloor::kInt64).TakesDType().Kernel()                \
-      .AutoCastCpu(AutoCastKind::kFloat32).AutoCastCuda(AutoCastKind::kFloat32))                   \
-  X(kMean, ReductionRow("mean").Check(OpCheck::kMean).TakesDType().Kernel())                       \
+      .AutoCastCpu(AutoCastKind::kFloat32).AutoCastCuda(AutoCastKind::kFloat32)                    \
+      .Numpy(Accumulates()).Jax(Accumulates()).ArrayApi(Accumulates(kNumberCategories)))           \
+  X(kMean, ReductionRow("mean").Check(OpCheck::kMean).TakesDType().Kernel().Numpy(Inexact())       \
+      .Jax(Inexact()).ArrayApi(Promoted(kInexactCategories)))                                      \
   X(kCumsum, ReductionRow("cumsum", OpKind::kScan).Floor(ReductionFloor::kInt64).TakesDType()      \
-      .Kernel().AutoCastCuda(AutoCastKind::kFloat32))                                              \
+      .Kernel().AutoCastCuda(AutoCastKind::kFloat32).Numpy(Accumulates()).Jax(BoolToDefaultInt())  \
+      .ArrayApi(Accumulates(kNumberCategories).Named("cumulative_sum")))                           \
   X(kNeg, UnaryRow("neg").Alias("negative").Categories(kNumberCategories)                          \
-      .Check(OpCheck::kNegation).KeepsDType().Kernel())                                            \
+      .Check(OpCheck::kNegation).KeepsDType().Kernel()                                             \
+      .Numpy(Promoted(kNumberCategories).Named("negative").ExactLoop())                            \
+      .Jax(Promoted(kNumberCategories).Named("negative"))                                          \
+      .ArrayApi(Promoted(kNumberCategories).Named("negative")))                                    \
   X(kAbs, UnaryRow("abs").Alias("absolute").ComplexToFloat().KeepsDType()                          \
-      .Categories(kNumberCategories).KernelName("abs_cpu").Kernel())                               \
-  X(kSqrt, UnaryRow("sqrt").IntToFloat().Kernel())                                                 \
+      .Categories(kNumberCategories).KernelName("abs_cpu").Kernel()                                \
+      .Numpy(RealPart().Named("absolute abs")).Jax(RealPart().Named("absolute abs"))               \
+      .ArrayApi(RealPart(kNumberCategories).Named("abs")))                                         \
+  X(kSqrt, UnaryRow("sqrt").IntToFloat().Kernel().Numpy(Promoted(kInexactCategories))              \
+      .Jax(Inexact()).ArrayApi(Promoted(kInexactCategories)))                                      \
   /* Unary, INT_TO_FLOAT: integers and bool compute in the default dtype. */                       \
-  X(kSin, UnaryRow("sin").IntToFloat())                                                            \
-  X(kCos, UnaryRow("cos").IntToFloat())                                                            \
-  X(kTan, UnaryRow("tan").IntToFloat())                                                            \
-  X(kAsin, UnaryRow("asin").Alias("arcsin").IntToFloat())                                          \
-  X(kAcos, UnaryRow("acos").Alias("arccos").IntToFloat())                                          \
-  X(kAtan, UnaryRow("atan").Alias("arctan").IntToFloat())                                          \
-  X(kSinh, UnaryRow("sinh").IntToFloat())                                                          \
-  X(kCosh, UnaryRow("cosh").IntToFloat())                                                          \
-  X(kTanh, UnaryRow("tanh").IntToFloat())                                                          \
-  X(kAsinh, UnaryRow("asinh").Alias("arcsinh").IntToFloat())                                       \
-  X(kAcosh, UnaryRow("acosh").Alias("arccosh").IntToFloat())                                       \
-  X(kAtanh, UnaryRow("atanh").Alias("arctanh").IntToFloat())                                       \
-  X(kExp, UnaryRow("exp").IntToFloat())                                                            \
-  X(kExp2, UnaryRow("exp2").Alias("special.exp2").IntToFloat())                                    \
-  X(kExpm1, UnaryRow("expm1").Alias("special.expm1").IntToFloat())                                 \
-  X(kLog, UnaryRow("log").IntToFloat())                                                            \
-  X(kLog2, UnaryRow("log2").IntToFloat())                                                          \
-  X(kLog10, UnaryRow("log10").IntToFloat())                                                        \
-  X(kLog1p, UnaryRow("log1p").Alias("special.log1p").IntToFloat())                                 \
+  X(kSin, UnaryRow("sin").IntToFloat().Numpy(Promoted(kInexactCategories)).Jax(Inexact())          \
+      .ArrayApi(Promoted(kInexactCategories)))                                                     \
+  X(kCos, UnaryRow("cos").IntToFloat().Numpy(Promoted(kInexactCategories)).Jax(Inexact())          \
+      .ArrayApi(Promoted(kInexactCategories)))                                                     \
+  X(kTan, UnaryRow("tan").IntToFloat().Numpy(Promoted(kInexactCategories)).Jax(Inexact())          \
+      .ArrayApi(Promoted(kInexactCategories)))                                                     \
+  X(kAsin, UnaryRow("asin").Alias("arcsin").IntToFloat()                                           \
+      .Numpy(Promoted(kInexactCategories).Named("arcsin asin"))                                    \
+      .Jax(Inexact().Named("arcsin asin")).ArrayApi(Promoted(kInexactCategories)))                 \
+  X(kAcos, UnaryRow("acos").Alias("arccos").IntToFloat()                                           \
+      .Numpy(Promoted(kInexactCategories).Named("arccos acos"))                                    \
+      .Jax(Inexact().Named("arccos acos")).ArrayApi(Promoted(kInexactCategories)))                 \
+  X(kAtan, UnaryRow("atan").Alias("arctan").IntToFloat()                                           \
+      .Numpy(Promoted(kInexactCategories).Named("arctan atan"))                                    \
+      .Jax(Inexact().Named("arctan atan")).ArrayApi(Promoted(kInexactCategories)))                 \
+  X(kSinh, UnaryRow("sinh").IntToFloat().Numpy(Promoted(kInexactCategories)).Jax(Inexact())        \
+      .ArrayApi(Promoted(kInexactCategories)))                                                     \
+  X(kCosh, UnaryRow("cosh").IntToFloat().Numpy(Promoted(kInexactCategories)).Jax(Inexact())        \
+      .ArrayApi(Promoted(kInexactCategories)))                                                     \
+  X(kTanh, UnaryRow("tanh").IntToFloat().Numpy(Promoted(kInexactCategories)).Jax(Inexact())        \
+      .ArrayApi(Promoted(kInexactCategories)))                                                     \
+  X(kAsinh, UnaryRow("asinh").Alias("arcsinh").IntToFloat()                                        \
+      .Numpy(Promoted(kInexactCategories).Named("arcsinh asinh"))                                  \
+      .Jax(Inexact().Named("arcsinh asinh")).ArrayApi(Promoted(kInexactCategories)))               \
+  X(kAcosh, UnaryRow("acosh").Alias("arccosh").IntToFloat()                                        \
+      .Numpy(Promoted(kInexactCategories).Named("arccosh acosh"))                                  \
+      .Jax(Inexact().Named("arccosh acosh")).ArrayApi(Promoted(kInexactCategories)))               \
+  X(kAtanh, UnaryRow("atanh").Alias("arctanh").IntToFloat()                                        \
+      .Numpy(Promoted(kInexactCategories).Named("arctanh atanh"))                                  \
+      .Jax(Inexact().Named("arctanh atanh")).ArrayApi(Promoted(kInexactCategories)))               \
+  X(kExp, UnaryRow("exp").IntToFloat().Numpy(Promoted(kInexactCategories)).Jax(Inexact())          \
+      .ArrayApi(Promoted(kInexactCategories)))                                                     \
+  X(kExp2, UnaryRow("exp2").Alias("special.exp2").IntToFloat().Numpy(Promoted(kInexactCategories)) \
+      .Jax(Inexact()))                                                                             \
+  X(kExpm1, UnaryRow("expm1").Alias("special.expm1").IntToFloat()                                  \
+      .Numpy(Promoted(kInexactCategories)).Jax(Inexact()).ArrayApi(Promoted(kInexactCategories)))  \
+  X(kLog, UnaryRow("log").IntToFloat().Numpy(Promoted(kInexactCategories)).Jax(Inexact())          \
+      .ArrayApi(Promoted(kInexactCategories)))                                                     \
+  X(kLog2, UnaryRow("log2").IntToFloat().Numpy(Promoted(kInexactCategories)).Jax(Inexact())        \
+      .ArrayApi(Promoted(kInexactCategories)))                                                     \
+  X(kLog10, UnaryRow("log10").IntToFloat().Numpy(Promoted(kInexactCategories)).Jax(Inexact())      \
+      .ArrayApi(Promoted(kInexactCategories)))                                                     \
+  X(kLog1p, UnaryRow("log1p").Alias("special.log1p").IntToFloat()                                  \
+      .Numpy(Promoted(kInexactCategories)).Jax(Inexact()).ArrayApi(Promoted(kInexactCategories)))  \
   X(kRsqrt, UnaryRow("rsqrt").IntToFloat())                                                        \
-  X(kReciprocal, UnaryRow("reciprocal").IntToFloat())                                              \
+  X(kReciprocal, UnaryRow("reciprocal").IntToFloat().Numpy(Promoted(kNumberCategories))            \
+      .Jax(Inexact()).ArrayApi(Promoted(kInexactCategories)))                                      \
   X(kSigmoid, UnaryRow("sigmoid").Alias("special.expit").IntToFloat())                             \
   X(kSinc, UnaryRow("sinc").Alias("special.sinc").IntToFloat())                                    \
   X(kErf, UnaryRow("erf").Alias("special.erf").IntToFloat().Categories(kRealCategories))           \
@@ -362,9 +198,13 @@ constexpr OpSpec ReductionRow(const char* name, OpKind kind = OpKind::kReduction
   X(kI0, UnaryRow("i0").Alias("special.i0").IntToFloat().Categories(kRealCategories))              \
   X(kLogit, UnaryRow("logit").Alias("special.logit").IntToFloat().Categories(kRealCategories))     \
   X(kDeg2rad, UnaryRow("deg2rad").IntToFloat().Categories(kRealCategories)                         \
-      .Check(OpCheck::kNotForComplexInputs))                                                       \
+      .Check(OpCheck::kNotForComplexInputs)                                                        \
+      .Numpy(Promoted(kFloatingCategory).Named("deg2rad radians"))                                 \
+      .Jax(Inexact().Named("deg2rad radians")))                                                    \
   X(kRad2deg, UnaryRow("rad2deg").IntToFloat().Categories(kRealCategories)                         \
-      .Check(OpCheck::kNotForComplexInputs))                                                       \
+      .Check(OpCheck::kNotForComplexInputs)                                                        \
+      .Numpy(Promoted(kFloatingCategory).Named("rad2deg degrees"))                                 \
+      .Jax(Inexact().Named("rad2deg degrees")))                                                    \
   X(kAngle, UnaryRow("angle").IntToFloat().Result(ResultRule::kRealPart))                          \
   X(kSpecialEntr, UnaryRow("special.entr").IntToFloat().Categories(kRealCategories))               \
   X(kSpecialErfcx, UnaryRow("special.erfcx").IntToFloat().Categories(kRealButReducedFloats))       \
@@ -383,21 +223,39 @@ constexpr OpSpec ReductionRow(const char* name, OpKind kind = OpKind::kReduction
   X(kTanhshrink, UnaryRow("nn.functional.tanhshrink").IntToFloat().Check(OpCheck::kNoBoolOperand)) \
   X(kSoftsign, UnaryRow("nn.functional.softsign").IntToFloat().Categories(kNumberCategories))      \
   /* Unary, DEFAULT: the operand's own dtype. */                                                   \
-  X(kCeil, UnaryRow("ceil").Categories(kIntegersAndFloats).Check(OpCheck::kNotForComplexInputs))   \
-  X(kFloor, UnaryRow("floor").Categories(kIntegersAndFloats).Check(OpCheck::kNotForComplexInputs)) \
+  X(kCeil, UnaryRow("ceil").Categories(kIntegersAndFloats).Check(OpCheck::kNotForComplexInputs)    \
+      .Numpy(Promoted(kRealCategories)).Jax(Promoted(kRealCategories))                             \
+      .ArrayApi(Promoted(kIntegersAndFloats)))                                                     \
+  X(kFloor, UnaryRow("floor").Categories(kIntegersAndFloats).Check(OpCheck::kNotForComplexInputs)  \
+      .Numpy(Promoted(kRealCategories)).Jax(Promoted(kRealCategories))                             \
+      .ArrayApi(Promoted(kIntegersAndFloats)))                                                     \
   X(kTrunc, UnaryRow("trunc").Alias("fix").Categories(kIntegersAndFloats)                          \
-      .Check(OpCheck::kNotForComplexInputs))                                                       \
-  X(kRound, UnaryRow("round").Alias("special.round").Categories(kIntegersAndFloats))               \
+      .Check(OpCheck::kNotForComplexInputs).Numpy(Promoted(kRealCategories))                       \
+      .Jax(Promoted(kRealCategories)).ArrayApi(Promoted(kIntegersAndFloats)))                      \
+  X(kRound, UnaryRow("round").Alias("special.round").Categories(kIntegersAndFloats)                \
+      .ArrayApi(Promoted(kNumberCategories)))                                                      \
   X(kFrac, UnaryRow("frac").Categories(kFloatingCategory))                                         \
-  X(kSign, UnaryRow("sign").Categories(kRealCategories).Check(OpCheck::kNotForComplexInputs))      \
+  X(kSign, UnaryRow("sign").Categories(kRealCategories).Check(OpCheck::kNotForComplexInputs)       \
+      .Numpy(Promoted(kNumberCategories).ExactLoop()).Jax(Promoted(kNumberCategories))             \
+      .ArrayApi(Promoted(kNumberCategories)))                                                      \
   X(kSgn, UnaryRow("sgn"))                                                                         \
-  X(kBitwiseNot, UnaryRow("bitwise_not").Categories(kBitwiseCategories))                           \
+  X(kBitwiseNot, UnaryRow("bitwise_not").Categories(kBitwiseCategories)                            \
+      .Numpy(Promoted(kBitwiseCategories).Named("invert bitwise_not bitwise_invert"))              \
+      .Jax(Promoted(kBitwiseCategories).Named("invert bitwise_not bitwise_invert"))                \
+      .ArrayApi(Promoted(kBitwiseCategories).Named("bitwise_invert")))                             \
   X(kNanToNum, UnaryRow("nan_to_num"))                                                             \
-  X(kPositive, UnaryRow("positive").Check(OpCheck::kPositive))                                     \
-  X(kConjPhysical, UnaryRow("conj_physical"))                                                      \
-  X(kSquare, UnaryRow("square").BoolToLong())                                                      \
-  X(kReal, UnaryRow("real").Result(ResultRule::kRealPart))                                         \
-  X(kImag, UnaryRow("imag").Categories(kComplexCategory).Result(ResultRule::kRealPart))            \
+  X(kPositive, UnaryRow("positive").Check(OpCheck::kPositive)                                      \
+      .Numpy(Promoted(kNumberCategories).ExactLoop()).Jax(Promoted())                              \
+      .ArrayApi(Promoted(kNumberCategories)))                                                      \
+  X(kConjPhysical, UnaryRow("conj_physical")                                                       \
+      .Numpy(Promoted(kNumberCategories).Named("conjugate conj"))                                  \
+      .Jax(Promoted().Named("conjugate conj"))                                                     \
+      .ArrayApi(Promoted(kNumberCategories).Named("conj")))                                        \
+  X(kSquare, UnaryRow("square").BoolToLong().Numpy(Promoted(kNumberCategories)).Jax(Numeric())     \
+      .ArrayApi(Promoted(kNumberCategories)))                                                      \
+  X(kReal, UnaryRow("real").Result(ResultRule::kRealPart).ArrayApi(RealPart(kNumberCategories)))   \
+  X(kImag, UnaryRow("imag").Categories(kComplexCategory).Result(ResultRule::kRealPart)             \
+      .ArrayApi(RealPart(kComplexCategory)))                                                       \
   X(kRelu, UnaryRow("nn.functional.relu").Alias("relu").Categories(kRealCategories)                \
       .Check(OpCheck::kNoBoolRelu))                                                                \
   X(kHardtanh, UnaryRow("nn.functional.hardtanh").Categories(kRealCategories)                      \
@@ -416,23 +274,35 @@ constexpr OpSpec ReductionRow(const char* name, OpKind kind = OpKind::kReduction
   X(kLogsigmoid, UnaryRow("nn.functional.logsigmoid").Categories(kFloatingCategory))               \
   X(kSilu, UnaryRow("nn.functional.silu").Categories(kInexactCategories))                          \
   /* Unary, ALWAYS_BOOL. */                                                                        \
-  X(kIsfinite, UnaryRow("isfinite").AlwaysBool())                                                  \
-  X(kIsinf, UnaryRow("isinf").AlwaysBool())                                                        \
-  X(kIsnan, UnaryRow("isnan").AlwaysBool())                                                        \
+  X(kIsfinite, UnaryRow("isfinite").AlwaysBool().Numpy(ReturnsBool()).Jax(ReturnsBool())           \
+      .ArrayApi(ReturnsBool(kNumberCategories)))                                                   \
+  X(kIsinf, UnaryRow("isinf").AlwaysBool().Numpy(ReturnsBool()).Jax(ReturnsBool())                 \
+      .ArrayApi(ReturnsBool(kNumberCategories)))                                                   \
+  X(kIsnan, UnaryRow("isnan").AlwaysBool().Numpy(ReturnsBool()).Jax(ReturnsBool())                 \
+      .ArrayApi(ReturnsBool(kNumberCategories)))                                                   \
   X(kIsreal, UnaryRow("isreal").AlwaysBool())                                                      \
   X(kIsposinf, UnaryRow("isposinf").AlwaysBool().Check(OpCheck::kRealOnly))                        \
   X(kIsneginf, UnaryRow("isneginf").AlwaysBool().Check(OpCheck::kRealOnly))                        \
-  X(kSignbit, UnaryRow("signbit").AlwaysBool().Categories(kRealCategories))                        \
-  X(kLogicalNot, UnaryRow("logical_not").AlwaysBool())                                             \
+  X(kSignbit, UnaryRow("signbit").AlwaysBool().Categories(kRealCategories)                         \
+      .Numpy(ReturnsBool(kFloatingCategory)).Jax(ReturnsBool(kRealButFloat8))                      \
+      .ArrayApi(ReturnsBool(kFloatingCategory)))                                                   \
+  X(kLogicalNot, UnaryRow("logical_not").AlwaysBool().Numpy(ReturnsBool()).Jax(ReturnsBool())      \
+      .ArrayApi(ReturnsBool(kBoolCategory)))                                                       \
   /* Binary. */                                                                                    \
-  X(kFmod, BinaryRow("fmod").Categories(kIntegersAndFloats).Scalars(kScalarSecond))                \
-  X(kHypot, BinaryRow("hypot").Categories(kFloatingCategory))                                      \
+  X(kFmod, BinaryRow("fmod").Categories(kIntegersAndFloats).Scalars(kScalarSecond)                 \
+      .Numpy(Promoted(kIntegersAndFloats)).Jax(Numeric(kRealCategories)))                          \
+  X(kHypot, BinaryRow("hypot").Categories(kFloatingCategory).Numpy(Promoted(kFloatingCategory))    \
+      .Jax(Inexact(kRealCategories)).ArrayApi(Promoted(kFloatingCategory)))                        \
   X(kCopysign, BinaryRow("copysign").IntToFloat().Categories(kRealCategories)                      \
-      .Scalars(kScalarSecond))                                                                     \
-  X(kNextafter, BinaryRow("nextafter").NoOpMath().Categories(kFloatingCategory))                   \
-  X(kFmax, BinaryRow("fmax").Categories(kRealCategories))                                          \
-  X(kFmin, BinaryRow("fmin").Categories(kRealCategories))                                          \
-  X(kHeaviside, BinaryRow("heaviside").Categories(kRealCategories).Check(OpCheck::kSameDType))     \
+      .Scalars(kScalarSecond).Numpy(Promoted(kFloatingCategory)).Jax(Inexact(kRealButFloat8))      \
+      .ArrayApi(Promoted(kFloatingCategory)))                                                      \
+  X(kNextafter, BinaryRow("nextafter").NoOpMath().Categories(kFloatingCategory)                    \
+      .Numpy(Promoted(kFloatingCategory)).Jax(Inexact(kRealCategories))                            \
+      .ArrayApi(Promoted(kFloatingCategory)))                                                      \
+  X(kFmax, BinaryRow("fmax").Categories(kRealCategories).Numpy(Promoted()).Jax(Promoted()))        \
+  X(kFmin, BinaryRow("fmin").Categories(kRealCategories).Numpy(Promoted()).Jax(Promoted()))        \
+  X(kHeaviside, BinaryRow("heaviside").Categories(kRealCategories).Check(OpCheck::kSameDType)      \
+      .Numpy(Promoted(kFloatingCategory)).Jax(Inexact(kRealCategories)))                           \
   X(kIgamma, BinaryRow("igamma").Alias("special.gammainc").Categories(kFloatingCategory))          \
   X(kIgammac, BinaryRow("igammac").Alias("special.gammaincc").Categories(kFloatingCategory))       \
   X(kXlogy, BinaryRow("xlogy").Alias("special.xlogy").IntToFloat().Categories(kRealCategories)     \
@@ -441,17 +311,27 @@ constexpr OpSpec ReductionRow(const char* name, OpKind kind = OpKind::kReduction
       .Scalars(kScalarEither))                                                                     \
   X(kZeta, BinaryRow("special.zeta").IntToFloat().Categories(kRealButReducedFloats)                \
       .Scalars(kScalarEither))                                                                     \
-  X(kLogaddexp, BinaryRow("logaddexp").Categories(kInexactCategories))                             \
-  X(kLogaddexp2, BinaryRow("logaddexp2").Categories(kFloatingCategory))                            \
+  X(kLogaddexp, BinaryRow("logaddexp").Categories(kInexactCategories)                              \
+      .Numpy(Promoted(kFloatingCategory)).Jax(Inexact()).ArrayApi(Promoted(kFloatingCategory)))    \
+  X(kLogaddexp2, BinaryRow("logaddexp2").Categories(kFloatingCategory)                             \
+      .Numpy(Promoted(kFloatingCategory)).Jax(Inexact()))                                          \
   X(kLdexp, BinaryRow("ldexp").IntToFloat().Converts(OperandConversion::kSecondIntToFloat))        \
   X(kFloatPower, BinaryRow("float_power").Converts(OperandConversion::kAllToDouble)                \
-      .Scalars(kScalarEither))                                                                     \
-  X(kGcd, BinaryRow("gcd").Categories(kIntegerCategories))                                         \
-  X(kLcm, BinaryRow("lcm").Categories(kIntegerCategories))                                         \
+      .Scalars(kScalarEither).Numpy(Double()).Jax(Inexact()))                                      \
+  X(kGcd, BinaryRow("gcd").Categories(kIntegerCategories)                                          \
+      .Numpy(Promoted(kIntegerCategories).ExactLoop()).Jax(Promoted(kIntegerCategories)))          \
+  X(kLcm, BinaryRow("lcm").Categories(kIntegerCategories)                                          \
+      .Numpy(Promoted(kIntegerCategories).ExactLoop()).Jax(Promoted(kIntegerCategories)))          \
   X(kBitwiseLeftShift, BinaryRow("bitwise_left_shift").Categories(kIntegerCategories)              \
-      .Scalars(kScalarEither))                                                                     \
+      .Scalars(kScalarEither)                                                                      \
+      .Numpy(Promoted(kIntegerCategories).Named("left_shift bitwise_left_shift"))                  \
+      .Jax(Numeric(kBitwiseCategories).Named("left_shift bitwise_left_shift"))                     \
+      .ArrayApi(Promoted(kIntegerCategories).Check(FrameworkCheck::kShiftCount)))                  \
   X(kBitwiseRightShift, BinaryRow("bitwise_right_shift").Categories(kIntegerCategories)            \
-      .Scalars(kScalarEither))                                                                     \
+      .Scalars(kScalarEither)                                                                      \
+      .Numpy(Promoted(kIntegerCategories).Named("right_shift bitwise_right_shift"))                \
+      .Jax(Numeric(kBitwiseCategories).Named("right_shift bitwise_right_shift"))                   \
+      .ArrayApi(Promoted(kIntegerCategories).Check(FrameworkCheck::kShiftCount)))                  \
   X(kRsub, BinaryRow("rsub").Categories(kNumberCategories).Check(OpCheck::kNoBoolOperand)          \
       .Scalars(kScalarSecond))                                                                     \
   X(kClampMin, BinaryRow("clamp_min").Categories(kRealCategories).Scalars(kScalarSecond)           \
@@ -469,20 +349,32 @@ constexpr OpSpec ReductionRow(const char* name, OpKind kind = OpKind::kReduction
       .Converts(OperandConversion::kZeroDimBoundsAsNumbers))                                       \
   /* Reductions and scans. */                                                                      \
   X(kNansum, ReductionRow("nansum").Floor(ReductionFloor::kInt64).TakesDType()                     \
-      .Check(OpCheck::kNoComplexNansum))                                                           \
+      .Check(OpCheck::kNoComplexNansum).Numpy(Accumulates()).Jax(Accumulates()))                   \
   X(kNanmean, ReductionRow("nanmean").Categories(kFloatingCategory).Check(OpCheck::kNanMean)       \
-      .TakesDType())                                                                               \
-  X(kAmax, ReductionRow("amax").Categories(kRealCategories))                                       \
-  X(kAmin, ReductionRow("amin").Categories(kRealCategories))                                       \
-  X(kArgmax, ReductionRow("argmax").Check(OpCheck::kArgExtremum).Result(ResultRule::kInt64))       \
-  X(kArgmin, ReductionRow("argmin").Check(OpCheck::kArgExtremum).Result(ResultRule::kInt64))       \
-  X(kAny, ReductionRow("any").Result(ResultRule::kBoolOrByte))                                     \
-  X(kAll, ReductionRow("all").Result(ResultRule::kBoolOrByte))                                     \
-  X(kVar, ReductionRow("var").Check(OpCheck::kVarStd).Result(ResultRule::kRealPart))               \
-  X(kStd, ReductionRow("std").Check(OpCheck::kVarStd).Result(ResultRule::kRealPart))               \
+      .TakesDType().Numpy(Inexact()).Jax(Inexact()))                                               \
+  X(kAmax, ReductionRow("amax").Categories(kRealCategories).Numpy(Promoted().Named("max amax"))    \
+      .Jax(Promoted().Named("max amax")).ArrayApi(Promoted(kIntegersAndFloats).Named("max")))      \
+  X(kAmin, ReductionRow("amin").Categories(kRealCategories).Numpy(Promoted().Named("min amin"))    \
+      .Jax(Promoted().Named("min amin")).ArrayApi(Promoted(kIntegersAndFloats).Named("min")))      \
+  X(kArgmax, ReductionRow("argmax").Check(OpCheck::kArgExtremum).Result(ResultRule::kInt64)        \
+      .Numpy(ReturnsIndex()).Jax(ReturnsIndex()).ArrayApi(ReturnsIndex(kIntegersAndFloats)))       \
+  X(kArgmin, ReductionRow("argmin").Check(OpCheck::kArgExtremum).Result(ResultRule::kInt64)        \
+      .Numpy(ReturnsIndex()).Jax(ReturnsIndex()).ArrayApi(ReturnsIndex(kIntegersAndFloats)))       \
+  X(kAny, ReductionRow("any").Result(ResultRule::kBoolOrByte).Numpy(ReturnsBool())                 \
+      .Jax(ReturnsBool()).ArrayApi(ReturnsBool()))                                                 \
+  X(kAll, ReductionRow("all").Result(ResultRule::kBoolOrByte).Numpy(ReturnsBool())                 \
+      .Jax(ReturnsBool()).ArrayApi(ReturnsBool()))                                                 \
+  X(kVar, ReductionRow("var").Check(OpCheck::kVarStd).Result(ResultRule::kRealPart)                \
+      .Numpy(InexactRealPart()).Jax(InexactRealPart()).ArrayApi(Promoted(kFloatingCategory)))      \
+  X(kStd, ReductionRow("std").Check(OpCheck::kVarStd).Result(ResultRule::kRealPart)                \
+      .Numpy(InexactRealPart()).Jax(InexactRealPart()).ArrayApi(Promoted(kFloatingCategory)))      \
   X(kLogsumexp, ReductionRow("logsumexp").IntToFloat())                                            \
-  X(kCountNonzero, ReductionRow("count_nonzero").Result(ResultRule::kInt64))                       \
-  X(kCumprod, ReductionRow("cumprod", OpKind::kScan).Floor(ReductionFloor::kInt64).TakesDType())
+  X(kCountNonzero, ReductionRow("count_nonzero").Result(ResultRule::kInt64)                        \
+      .ArrayApi(ReturnsIndex()))                                                                   \
+  X(kCumprod, ReductionRow("cumprod", OpKind::kScan).Floor(ReductionFloor::kInt64).TakesDType()    \
+      .Numpy(Accumulates()).Jax(BoolToDefaultInt())                                                \
+      .ArrayApi(Accumulates(kNumberCategories).Named("cumulative_prod")                            \
+      .Check(FrameworkCheck::kAtLeast1D)))
 // clang-format on
 
 enum class Op : uint8_t {

@@ -47,6 +47,7 @@ constexpr OpRule RuleFromSpec() {
   rule.result = spec.result;
   rule.takes_dtype = spec.takes_dtype;
   rule.conversion = spec.conversion;
+  rule.builtin = kOp;
   return rule;
 }
 
@@ -92,6 +93,29 @@ Operand ConvertOperand(OperandConversion conversion, const Operand& operand, siz
 }
 
 }  // namespace
+
+absl::string_view OpName(Op op, Policy policy) {
+  const FrameworkOp* framework = FrameworkOpOf(op, policy);
+  if (framework == nullptr) return OpName(op);
+  if (!framework->present()) return "";
+  return *absl::StrSplit(framework->names, ' ', absl::SkipEmpty()).begin();
+}
+
+absl::StatusOr<Op> ParseOp(absl::string_view name, Policy policy) {
+  if (policy == Policy::kTorch) return ParseOp(name);
+  std::vector<absl::string_view> names;
+  for (Op op : kAllOps) {
+    const FrameworkOp* framework = FrameworkOpOf(op, policy);
+    if (!framework->present()) continue;
+    for (absl::string_view word : absl::StrSplit(framework->names, ' ', absl::SkipEmpty())) {
+      if (word == name) return op;
+      names.push_back(word);
+    }
+  }
+  return Invalid(absl::StrCat(FrameworkName(policy), " has no op '", name,
+                              "' that the library declares; its ops are ",
+                              absl::StrJoin(names, ", ")));
+}
 
 absl::StatusOr<Op> ParseOp(absl::string_view name) {
   for (Op op : kAllOps) {
@@ -201,6 +225,9 @@ absl::Status CheckPythonSignature(const OpRule& rule, absl::Span<const Operand> 
 absl::StatusOr<OpDTypes> InferOpDTypes(const OpRule& rule, absl::Span<const Operand> operands,
                                        const PromotionOptions& options, Policy policy,
                                        std::optional<DType> dtype) {
+  if (policy != Policy::kTorch && rule.builtin.has_value()) {
+    return InferFrameworkOpDTypes(*rule.builtin, operands, policy, dtype);
+  }
   if (static_cast<int>(operands.size()) != rule.arity) {
     return Invalid(absl::StrCat(rule.name, "() takes ", rule.arity, " operand",
                                 rule.arity == 1 ? "" : "s", ", got ", operands.size()));
@@ -288,9 +315,10 @@ absl::StatusOr<OpDTypes> InferOpDTypes(const OpRule& rule, absl::Span<const Oper
 }
 
 absl::StatusOr<OpDTypes> InferOpDTypes(Op op, absl::Span<const Operand> operands,
-                                       const PromotionOptions& options,
+                                       const PromotionOptions& options, Policy policy,
                                        std::optional<DType> dtype) {
-  return InferOpDTypes(RuleOf(op), operands, options, Policy::kTorch, dtype);
+  if (policy == Policy::kTorch) return InferOpDTypes(RuleOf(op), operands, options, policy, dtype);
+  return InferFrameworkOpDTypes(op, operands, policy, dtype);
 }
 
 absl::Status CheckAlpha(DType compute, const Operand& alpha) {

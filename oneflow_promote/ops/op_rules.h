@@ -1,15 +1,18 @@
-// The dtype rules of ops, under PyTorch's policy: which dtype an op
-// computes in, which it returns, and which operand combinations it
-// rejects, with PyTorch's messages. Each op is an OpRule (PyTorch's
-// promotion kind, its dtype categories, its checks); a framework declares
-// its own ops the same way. The built-in ops' rules are derived from their
-// rows of op_list.h: the frontend's functions, `promote op` and the
-// PyTorch extension all call InferOpDTypes.
+// The dtype rules of ops: which dtype an op computes in, which it returns,
+// and which operand combinations it rejects, as PyTorch decides them (with
+// its messages) or, under another policy, as NumPy 2, jax.numpy or the
+// Array API does. Each PyTorch rule is an OpRule (PyTorch's promotion kind,
+// its dtype categories, its checks); a framework declares its own ops the
+// same way. The built-in ops' rules are derived from their rows of
+// op_list.h: the frontend's functions, `promote op` and the PyTorch
+// extension all call InferOpDTypes.
 //
 //   std::vector<Operand> operands = {Operand::Tensor(DType::kInt8, 1),
 //                                    Operand::PyFloat(2.5)};
 //   absl::StatusOr<OpDTypes> d = InferOpDTypes(Op::kDiv, operands);
 //   // d->compute == d->result == float32
+//   d = InferOpDTypes(Op::kSin, {Operand::Tensor(DType::kInt8, 1)}, {}, Policy::kNumpy);
+//   // d->result == float16: NumPy's first sin loop int8 casts to safely
 //
 // The rules follow PyTorch 2.15's CPU operators as Python calls them
 // (tests/ops/cases.tsv, from tests/ops/generate_cases.py). Each op is defined on dtype
@@ -41,8 +44,24 @@ namespace oneflow_promote::ops {
 // Parses an op name: its name or one of its aliases in op_list.h
 // (PyTorch's: true_divide, multiply, arctan2, special.expit, ..., and
 // "div(rounding_mode=floor)" / "div(rounding_mode=trunc)"). The error lists
-// the accepted names.
+// the accepted names. Under a policy other than torch, the names are that
+// framework's (NumPy's arctan2, power, invert; the Array API's atan2, pow,
+// bitwise_invert), and a name it lacks is an error naming it.
 [[nodiscard]] absl::StatusOr<Op> ParseOp(absl::string_view name);
+[[nodiscard]] absl::StatusOr<Op> ParseOp(absl::string_view name, Policy policy);
+
+// The op's declaration in the framework `policy` follows (NumPy, jax.numpy
+// for the three JAX policies, the Array API), or null under torch, whose
+// rule is the row's own. FrameworkOp::present() is false where the
+// framework has no such op.
+[[nodiscard]] const FrameworkOp* FrameworkOpOf(Op op, Policy policy);
+
+// "PyTorch", "NumPy", "jax.numpy", "the Array API": who decides under `policy`.
+[[nodiscard]] absl::string_view FrameworkName(Policy policy);
+
+// The op's name under `policy` (NumPy's "arctan2"), or "" where the
+// framework lacks it.
+[[nodiscard]] absl::string_view OpName(Op op, Policy policy);
 
 // "DEFAULT", "INT_TO_FLOAT", ...: PyTorch's spelling.
 [[nodiscard]] absl::string_view PromotionKindName(PromotionKind kind);
@@ -103,6 +122,11 @@ struct OpRule {
   bool takes_dtype = false;
   // How operands are converted before promotion (ldexp, float_power).
   OperandConversion conversion = OperandConversion::kNone;
+  // The built-in op the rule is of (RuleOf sets it): under a policy other
+  // than torch, InferOpDTypes answers as that op's framework decides it. A
+  // framework's own rule has none and applies its PyTorch promotion kind to
+  // the policy's promoted dtype.
+  std::optional<Op> builtin;
 };
 
 // Whether the operands fit the op's Python signature: Python scalars only in
@@ -123,7 +147,8 @@ struct OpRule {
 // the error: a wrong operand count, an invalid dtype, the rule's checks,
 // a promoted dtype outside the rule's categories, or a failed promotion.
 // The promoted dtype is ResultType's under `policy` and `options`, even for
-// operands of one dtype (two Python floats add in the default dtype).
+// operands of one dtype (two Python floats add in the default dtype). A
+// built-in op's rule under another policy answers as InferOpDTypes(op, ...).
 // `dtype` is the dtype= argument of an op that takes one (sum, mean, cumsum):
 // the input is cast to it and the op computes in and returns it.
 [[nodiscard]] absl::StatusOr<OpDTypes> InferOpDTypes(const OpRule& rule,
@@ -132,15 +157,22 @@ struct OpRule {
                                                      Policy policy = Policy::kTorch,
                                                      std::optional<DType> dtype = std::nullopt);
 
-// InferOpDTypes(RuleOf(op), ...): PyTorch's errors for
+// Under torch, InferOpDTypes(RuleOf(op), ...): PyTorch's errors for
 // forbidden dtypes (bool - bool, -bool, bitwise on floats, ordering of
 // complex numbers, mean of integers, where with a condition neither bool
 // nor uint8, dot of unequal dtypes or of tensors that are not 1-D), integer
 // powers with a negative Python int exponent, and Python scalars that
 // overflow the dtype PyTorch converts them to. Integer division by zero is
 // the kernels' to report, as in PyTorch (an empty tensor divides by 0).
+// Under another policy, the op as its framework decides it (FrameworkOp):
+// NumPy's ufunc loops with NEP 50's Python scalars (OverflowError for an int
+// that does not fit the loop), jax.numpy's promote_args* with its weak
+// types and default dtypes (32-bit under jax_x32), the Array API's dtype
+// categories and scalar rules; an op the framework lacks is an error naming
+// the framework. `options` apply under torch only.
 [[nodiscard]] absl::StatusOr<OpDTypes> InferOpDTypes(Op op, absl::Span<const Operand> operands,
                                                      const PromotionOptions& options = {},
+                                                     Policy policy = Policy::kTorch,
                                                      std::optional<DType> dtype = std::nullopt);
 
 // PyTorch's checks of add's and sub's `alpha` (a Python scalar) against the

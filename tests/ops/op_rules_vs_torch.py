@@ -8,11 +8,11 @@ for a limited-support dtype the library may compute.
   tests/ops/op_rules_vs_torch.py PROMOTE CASES [--show=N]
 """
 
-import argparse
 import collections
 import re
-import subprocess
 import sys
+
+from batch_cases import answers, parse_args
 
 # Refusals of torch's that the rules do not make yet, each (op, torch's
 # kernel, dtype) with its reason (docs/ops.md, "Where the rules compute and
@@ -44,21 +44,8 @@ def known(words, torch_answer):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("promote")
-    parser.add_argument("cases")
-    parser.add_argument("--show", type=int, default=20)
-    args = parser.parse_args()
-    inputs, expected = [], []
-    with open(args.cases) as f:
-        for line in f:
-            words, answer = line.rstrip("\n").split("\t")
-            inputs.append(words)
-            expected.append(answer)
-    out = subprocess.run([args.promote, "--batch"], input="\n".join(inputs) + "\n",
-                         capture_output=True, text=True, check=True).stdout.splitlines()
-    if len(out) != len(inputs):
-        sys.exit(f"{len(inputs)} cases, {len(out)} answers")
+    args = parse_args()
+    inputs, expected, out = answers(args.promote, args.cases)
     counts = collections.Counter()
     wrong = []
     listed = set()

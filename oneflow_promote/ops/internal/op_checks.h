@@ -21,6 +21,10 @@
 
 namespace oneflow_promote::ops::ops_internal {
 
+// InferOpDTypes under a policy other than torch (framework_op_rules.cc).
+absl::StatusOr<OpDTypes> InferFrameworkOpDTypes(Op op, absl::Span<const Operand> operands,
+                                                Policy policy, std::optional<DType> dtype);
+
 inline absl::Status Invalid(std::string message) {
   return absl::InvalidArgumentError(std::move(message));
 }

@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""`promote --policy=P op` against a framework's own answers: the case
+files tests/numpy/op_cases.tsv, tests/jax/op_cases.tsv and
+tests/array_api/op_cases.tsv (each directory's generate_op_cases.py writes
+them from the locked framework). The library must return the framework's
+dtype wherever it returns one and refuse wherever it raises, for every
+function the op table declares for that framework; a function listed in
+UNDECLARED must be refused as unknown throughout (an entry the library
+answers fails, so that a new declaration shows).
+
+  tests/ops/op_rules_vs_framework.py PROMOTE CASES [--show=N]
+"""
+
+import collections
+import sys
+
+from batch_cases import answers, parse_args
+
+# The framework's functions the op table does not declare yet, by policy.
+NOT_IN_THE_TABLE = {"bitwise_count", "cbrt", "fabs", "ldexp", "rint", "spacing"}
+UNDECLARED = {"numpy": NOT_IN_THE_TABLE, "jax": NOT_IN_THE_TABLE, "jax_x32": NOT_IN_THE_TABLE,
+              "jax_strict": NOT_IN_THE_TABLE, "array_api": set()}
+
+
+def main():
+    args = parse_args()
+    inputs, expected, out = answers(args.promote, args.cases)
+    counts = collections.Counter()
+    wrong = []
+    answered_undeclared = set()
+    for words, theirs, ours in zip(inputs, expected, out):
+        policy, _, name = words.split()[:3]
+        policy = policy.removeprefix("--policy=")
+        if name in UNDECLARED[policy]:
+            if "has no op" not in ours:
+                answered_undeclared.add((policy, name))
+            counts["undeclared"] += 1
+            continue
+        if theirs.startswith("refused"):
+            ok = ours.startswith("error: ")
+            counts["refused by both" if ok else "computed where the framework refuses"] += 1
+        else:
+            ok = ours == theirs
+            counts["same dtype" if ok else "other dtype or refused"] += 1
+        if not ok:
+            wrong.append((words, theirs, ours))
+    functions = {words.split()[2] for words in inputs}
+    print(f"{len(inputs)} cases over {len(functions)} functions:")
+    for what, n in sorted(counts.items()):
+        print(f"  {n:6d} {what}")
+    by_function = collections.Counter(words.split()[2] for words, _, _ in wrong)
+    if wrong:
+        print("disagreements by function:",
+              ", ".join(f"{name} {n}" for name, n in by_function.most_common()))
+    for words, theirs, ours in wrong[:args.show]:
+        print(f"  {words}\n    framework: {theirs}\n    ours:      {ours}")
+    for entry in sorted(answered_undeclared):
+        print(f"UNDECLARED lists {entry}, which the library now answers")
+    failures = len(wrong) + len(answered_undeclared)
+    print(f"{len(inputs) - failures} passed, {failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

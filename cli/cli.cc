@@ -197,6 +197,8 @@ absl::string_view FrameworkRuleText(ops::FrameworkRule rule) {
       return "the promoted dtype";
     case ops::FrameworkRule::kInexact:
       return "integers and bool to a float";
+    case ops::FrameworkRule::kDefaultFloat:
+      return "integers and bool to the default float";
     case ops::FrameworkRule::kNumeric:
       return "bool to int32";
     case ops::FrameworkRule::kBoolToDefaultInt:
@@ -268,6 +270,7 @@ std::string OpsTableMarkdown(Policy policy) {
       "|---|---|---|---|---|---|---|---|"};
   for (ops::Op op : ops::kAllOps) {
     const ops::OpSpec& spec = ops::SpecOf(op);
+    if (!spec.in_torch) continue;
     std::vector<std::string> aliases;
     for (absl::string_view alias : absl::StrSplit(spec.aliases, ' ', absl::SkipEmpty())) {
       aliases.push_back(absl::StrCat("`", alias, "`"));

@@ -66,6 +66,8 @@ DType RuleInput(FrameworkRule rule, DType dtype, Policy policy) {
       // to 32 bits become float32 (also with x64), 64-bit ints float64.
       if (policy != Policy::kNumpy && ItemSize(dtype) <= 4) return DType::kFloat32;
       return DefaultFloat(policy);
+    case FrameworkRule::kDefaultFloat:
+      return IsIntegerOrBool(dtype) ? DefaultFloat(policy) : dtype;
     case FrameworkRule::kNumeric:
       return IsBool(dtype) ? DType::kInt32 : dtype;
     case FrameworkRule::kBoolToDefaultInt:

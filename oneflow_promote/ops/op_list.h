@@ -374,7 +374,15 @@ namespace oneflow_promote::ops {
   X(kCumprod, ReductionRow("cumprod", OpKind::kScan).Floor(ReductionFloor::kInt64).TakesDType()    \
       .Numpy(Accumulates()).Jax(BoolToDefaultInt())                                                \
       .ArrayApi(Accumulates(kNumberCategories).Named("cumulative_prod")                            \
-      .Check(FrameworkCheck::kAtLeast1D)))
+      .Check(FrameworkCheck::kAtLeast1D)))                                                         \
+  /* NumPy's and jax.numpy's, not PyTorch's. */                                                    \
+  X(kCbrt, UnaryRow("cbrt").NotInTorch().Numpy(Promoted(kFloatingCategory))                        \
+      .Jax(Inexact(kRealCategories)))                                                              \
+  X(kFabs, UnaryRow("fabs").NotInTorch().Numpy(Promoted(kFloatingCategory))                        \
+      .Jax(Inexact(kRealCategories)))                                                              \
+  X(kRint, UnaryRow("rint").NotInTorch().Numpy(Promoted(kInexactCategories)).Jax(DefaultFloat()))  \
+  X(kSpacing, UnaryRow("spacing").NotInTorch().Numpy(Promoted(kFloatingCategory))                  \
+      .Jax(Inexact(kRealButFloat8)))
 // clang-format on
 
 enum class Op : uint8_t {

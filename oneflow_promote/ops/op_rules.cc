@@ -96,7 +96,7 @@ Operand ConvertOperand(OperandConversion conversion, const Operand& operand, siz
 
 absl::string_view OpName(Op op, Policy policy) {
   const FrameworkOp* framework = FrameworkOpOf(op, policy);
-  if (framework == nullptr) return OpName(op);
+  if (framework == nullptr) return SpecOf(op).in_torch ? OpName(op) : "";
   if (!framework->present()) return "";
   return *absl::StrSplit(framework->names, ' ', absl::SkipEmpty()).begin();
 }
@@ -119,7 +119,7 @@ absl::StatusOr<Op> ParseOp(absl::string_view name, Policy policy) {
 
 absl::StatusOr<Op> ParseOp(absl::string_view name) {
   for (Op op : kAllOps) {
-    if (OpName(op) == name) return op;
+    if (SpecOf(op).in_torch && OpName(op) == name) return op;
   }
   for (Op op : kAllOps) {
     for (absl::string_view alias : absl::StrSplit(SpecOf(op).aliases, ' ', absl::SkipEmpty())) {
@@ -127,7 +127,9 @@ absl::StatusOr<Op> ParseOp(absl::string_view name) {
     }
   }
   std::vector<absl::string_view> names;
-  for (Op op : kAllOps) names.push_back(OpName(op));
+  for (Op op : kAllOps) {
+    if (SpecOf(op).in_torch) names.push_back(OpName(op));
+  }
   return Invalid(absl::StrCat("unknown op '", name, "'; ops are ", absl::StrJoin(names, ", ")));
 }
 
@@ -225,8 +227,13 @@ absl::Status CheckPythonSignature(const OpRule& rule, absl::Span<const Operand> 
 absl::StatusOr<OpDTypes> InferOpDTypes(const OpRule& rule, absl::Span<const Operand> operands,
                                        const PromotionOptions& options, Policy policy,
                                        std::optional<DType> dtype) {
-  if (policy != Policy::kTorch && rule.builtin.has_value()) {
-    return InferFrameworkOpDTypes(*rule.builtin, operands, policy, dtype);
+  if (rule.builtin.has_value()) {
+    if (policy != Policy::kTorch) {
+      return InferFrameworkOpDTypes(*rule.builtin, operands, policy, dtype);
+    }
+    if (!SpecOf(*rule.builtin).in_torch) {
+      return Invalid(absl::StrCat("PyTorch has no op '", rule.name, "'"));
+    }
   }
   if (static_cast<int>(operands.size()) != rule.arity) {
     return Invalid(absl::StrCat(rule.name, "() takes ", rule.arity, " operand",

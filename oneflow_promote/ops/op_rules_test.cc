@@ -380,6 +380,13 @@ TEST(OpRules, ParsesEachFrameworksNames) {
   EXPECT_FALSE(ParseOp("cumulative_sum", Policy::kNumpy).ok());
   EXPECT_EQ(OpName(Op::kAtan2, Policy::kNumpy), "arctan2");
   EXPECT_EQ(OpName(Op::kHeaviside, Policy::kArrayApi), "");
+  // np.cbrt has no torch.cbrt: under torch it is unknown, never a guess.
+  EXPECT_EQ(*ParseOp("cbrt", Policy::kNumpy), Op::kCbrt);
+  EXPECT_FALSE(ParseOp("cbrt").ok());
+  EXPECT_EQ(OpName(Op::kCbrt, Policy::kTorch), "");
+  const absl::StatusOr<OpDTypes> cbrt = InferOpDTypes(Op::kCbrt, {T(DType::kInt8)});
+  EXPECT_TRUE(absl::StrContains(cbrt.status().message(), "PyTorch has no op 'cbrt'"))
+      << cbrt.status();
 }
 
 }  // namespace

@@ -96,6 +96,8 @@ enum class FrameworkRule : uint8_t {
   // Integers and bool become a float: NumPy's true division and mean (float64),
   // jax.numpy's promote_args_inexact (sin, arctan2).
   kInexact,
+  // Integers and bool become the default float, whatever their width (jax.numpy's rint).
+  kDefaultFloat,
   // Bool becomes int32, also with x64: jax.numpy's promote_args_numeric (square, power).
   kNumeric,
   // Bool becomes the default int (jax.numpy's cumsum).
@@ -171,6 +173,9 @@ constexpr FrameworkOp Promoted(uint8_t categories = kAllCategories) {
 }
 constexpr FrameworkOp Inexact(uint8_t categories = kAllCategories) {
   return WithRule(FrameworkRule::kInexact, categories);
+}
+constexpr FrameworkOp DefaultFloat(uint8_t categories = kAllCategories) {
+  return WithRule(FrameworkRule::kDefaultFloat, categories);
 }
 constexpr FrameworkOp Numeric(uint8_t categories = kAllCategories) {
   return WithRule(FrameworkRule::kNumeric, categories);
@@ -286,6 +291,7 @@ struct OpSpec {
   bool in_place = true;             // PyTorch has name_ (maximum and minimum have none)
   bool rounding_mode = false;       // the PyTorch overloads take rounding_mode (div)
   bool in_torch_extension = false;  // torch.ops.oneflow_promote registers it
+  bool in_torch = true;             // PyTorch has the op (cbrt is NumPy's and JAX's only)
   AutoCastKind autocast_cpu = AutoCastKind::kNone;
   AutoCastKind autocast_cuda = AutoCastKind::kNone;
   // The other frameworks' rules; jax covers the jax, jax_x32 and jax_strict
@@ -325,6 +331,7 @@ struct OpSpec {
   constexpr OpSpec RoundingMode() const { return Set(&OpSpec::rounding_mode, true); }
   constexpr OpSpec InTorchExtension() const { return Set(&OpSpec::in_torch_extension, true); }
   constexpr OpSpec NoInPlace() const { return Set(&OpSpec::in_place, false); }
+  constexpr OpSpec NotInTorch() const { return Set(&OpSpec::in_torch, false); }
   constexpr OpSpec TakesDType() const { return Set(&OpSpec::takes_dtype, true); }
   constexpr OpSpec KeepsDType() const { return Set(&OpSpec::keeps_dtype, true); }
   constexpr OpSpec NoDerivative() const {

@@ -215,6 +215,10 @@ absl::string_view FrameworkRuleText(ops::FrameworkRule rule) {
       return "integers and bool to a float; complex returns its real part's dtype";
     case ops::FrameworkRule::kIndex:
       return "returns the default int";
+    case ops::FrameworkRule::kUInt8:
+      return "returns uint8";
+    case ops::FrameworkRule::kLdexp:
+      return "the first operand's dtype as a float; the second an integer";
   }
   return "";
 }

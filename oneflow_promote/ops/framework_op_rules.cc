@@ -98,6 +98,9 @@ OpDTypes RuleOutput(FrameworkRule rule, DType compute, Policy policy) {
     case FrameworkRule::kIndex:
       dtypes.result = DefaultInt(policy);
       break;
+    case FrameworkRule::kUInt8:
+      dtypes.result = DType::kUInt8;
+      break;
     default:
       break;
   }
@@ -254,6 +257,40 @@ absl::StatusOr<DType> ArrayApiCompute(const FrameworkOp& framework, const Framew
   return RuleInput(framework.rule, promoted, Policy::kArrayApi);
 }
 
+// ldexp(x, i) (FrameworkRule::kLdexp): x's dtype alone, as NumPy's loops or
+// jax.numpy's promote_args_inexact take it; i an integer.
+absl::StatusOr<OpDTypes> LdexpDTypes(const FrameworkOp& framework,
+                                     absl::Span<const Operand> operands, Policy policy) {
+  ASSIGN_OR_RETURN(const DType exponent, ResultType(operands.subspan(1, 1), policy));
+  const Promotion to_int64 = PromoteTypes(exponent, DType::kInt64, policy);
+  const bool integer = policy == Policy::kNumpy ? to_int64.ok() && to_int64.dtype() == DType::kInt64
+                                                : IsIntegerOrBool(exponent);
+  if (!integer) {
+    return Invalid(absl::StrCat(QualifiedName(framework, policy), ": the exponent (",
+                                operands[1].Describe(), ") must be an integer",
+                                policy == Policy::kNumpy ? " that casts safely to int64" : ""));
+  }
+  FrameworkOp mantissa = framework;
+  mantissa.rule = policy == Policy::kNumpy ? FrameworkRule::kPromoted : FrameworkRule::kInexact;
+  DType compute;
+  if (policy == Policy::kNumpy) {
+    // A Python scalar x that NEP 50 would give the exponent's dtype stays
+    // weak and fits NumPy's first loop, float16 (ldexp(2, int64 array));
+    // one that brings a kind of its own is that dtype (a Python float:
+    // float64; an int beside a bool array: int64).
+    Operand x = operands[0];
+    if (x.is_scalar()) {
+      const Operand neutral = x.kind() == Operand::Kind::kPyInt ? Operand::PyInt(0) : x;
+      ASSIGN_OR_RETURN(const DType common, ResultType({neutral, operands[1]}, policy));
+      x = common == exponent ? Operand::PyBool(true) : Operand::Tensor(common, 0);
+    }
+    ASSIGN_OR_RETURN(compute, NumpyLoop(mantissa, {x}));
+  } else {
+    ASSIGN_OR_RETURN(compute, JaxCompute(mantissa, operands.subspan(0, 1), policy));
+  }
+  return RuleOutput(mantissa.rule, compute, policy);
+}
+
 }  // namespace
 
 const FrameworkOp* FrameworkOpOf(Op op, Policy policy) {
@@ -307,6 +344,7 @@ absl::StatusOr<OpDTypes> InferFrameworkOpDTypes(Op op, absl::Span<const Operand>
       return Invalid(absl::StrCat(name, "(): operand ", i + 1, " has an invalid dtype"));
     }
   }
+  if (framework->rule == FrameworkRule::kLdexp) return LdexpDTypes(*framework, operands, policy);
   DType compute;
   switch (policy) {
     case Policy::kNumpy: {

@@ -315,7 +315,8 @@ namespace oneflow_promote::ops {
       .Numpy(Promoted(kFloatingCategory)).Jax(Inexact()).ArrayApi(Promoted(kFloatingCategory)))    \
   X(kLogaddexp2, BinaryRow("logaddexp2").Categories(kFloatingCategory)                             \
       .Numpy(Promoted(kFloatingCategory)).Jax(Inexact()))                                          \
-  X(kLdexp, BinaryRow("ldexp").IntToFloat().Converts(OperandConversion::kSecondIntToFloat))        \
+  X(kLdexp, BinaryRow("ldexp").IntToFloat().Converts(OperandConversion::kSecondIntToFloat)         \
+      .Numpy(Ldexp(kFloatingCategory)).Jax(Ldexp(kFloatingButFloat8)))                              \
   X(kFloatPower, BinaryRow("float_power").Converts(OperandConversion::kAllToDouble)                \
       .Scalars(kScalarEither).Numpy(Double()).Jax(Inexact()))                                      \
   X(kGcd, BinaryRow("gcd").Categories(kIntegerCategories)                                          \
@@ -382,7 +383,9 @@ namespace oneflow_promote::ops {
       .Jax(Inexact(kRealCategories)))                                                              \
   X(kRint, UnaryRow("rint").NotInTorch().Numpy(Promoted(kInexactCategories)).Jax(DefaultFloat()))  \
   X(kSpacing, UnaryRow("spacing").NotInTorch().Numpy(Promoted(kFloatingCategory))                  \
-      .Jax(Inexact(kRealButFloat8)))
+      .Jax(Inexact(kRealButFloat8)))                                                              \
+  X(kBitwiseCount, UnaryRow("bitwise_count").NotInTorch()                                         \
+      .Numpy(ReturnsUInt8(kIntegerCategories)).Jax(ReturnsUInt8(kBitwiseCategories)))
 // clang-format on
 
 enum class Op : uint8_t {

@@ -65,6 +65,7 @@ enum DTypeCategories : uint8_t {
   kBitwiseCategories = kBoolCategory | kIntegerCategories,
   kInexactCategories = kFloatingCategory | kComplexCategory,
   kRealButFloat8 = kRealCategories & ~kFloat8Category,
+  kFloatingButFloat8 = kFloatingCategory & ~kFloat8Category,
   // PyTorch's special functions without a float16 or bfloat16 kernel.
   kRealButReducedFloats = kRealCategories & ~kReducedFloatCategory,
 };
@@ -115,6 +116,12 @@ enum class FrameworkRule : uint8_t {
   kInexactRealPart,
   // Returns the default int (argmax, count_nonzero).
   kIndex,
+  // Returns uint8 (bitwise_count).
+  kUInt8,
+  // ldexp(x, i): x alone decides, as a float (NumPy's first float loop x
+  // casts to, jax.numpy's promote_args_inexact); i must be an integer (one
+  // that casts safely to int64, in NumPy).
+  kLdexp,
 };
 
 // A framework's checks of values and shapes beyond its dtype rule.
@@ -197,6 +204,12 @@ constexpr FrameworkOp ReturnsIndex(uint8_t categories = kAllCategories) {
 }
 constexpr FrameworkOp InexactRealPart(uint8_t categories = kAllCategories) {
   return WithRule(FrameworkRule::kInexactRealPart, categories);
+}
+constexpr FrameworkOp ReturnsUInt8(uint8_t categories = kAllCategories) {
+  return WithRule(FrameworkRule::kUInt8, categories);
+}
+constexpr FrameworkOp Ldexp(uint8_t categories = kAllCategories) {
+  return WithRule(FrameworkRule::kLdexp, categories);
 }
 constexpr FrameworkOp Double() { return WithRule(FrameworkRule::kDouble, kAllCategories); }
 

@@ -25,7 +25,7 @@ absl::Status Invalid(std::string message) { return absl::InvalidArgumentError(st
 // numbers on the host; inputs already of that dtype untouched).
 absl::StatusOr<absl::InlinedVector<Tensor, 3>> CastAll(absl::Span<const Tensor> inputs, DType dtype,
                                                        const OpOptions& options) {
-  TensorProcessor<Tensor> processor(options.promotion, Policy::kTorch, options.context);
+  TensorProcessor<Tensor> processor(options.promotion, options.policy, options.context);
   RETURN_IF_ERROR(processor.AddInputs(inputs).PromoteInputsToCommonDtype(true, dtype).Apply());
   return absl::InlinedVector<Tensor, 3>(processor.GetInputs().begin(), processor.GetInputs().end());
 }
@@ -166,7 +166,8 @@ absl::Status CheckNoPartialOverlap(ops::Op op, const Tensor& written, absl::stri
 // Copies `result` into `destination` (same shape, contiguous), converting;
 // nothing to do when the kernel wrote there already.
 absl::Status WriteInto(const Tensor& result, Tensor& destination, absl::string_view role,
-                       const ExecutionContext& context) {
+                       const OpOptions& options) {
+  const ExecutionContext& context = options.context;
   if (result.data() == destination.data() && result.dtype() == destination.dtype()) {
     return absl::OkStatus();
   }
@@ -184,7 +185,7 @@ absl::Status WriteInto(const Tensor& result, Tensor& destination, absl::string_v
     return absl::UnimplementedError(
         absl::StrCat(role, " must be contiguous; got ", destination.Describe()));
   }
-  RETURN_IF_ERROR(ops::CheckCanCastToOutput(result.dtype(), destination.dtype()));
+  RETURN_IF_ERROR(ops::CheckCanCastToOutput(result.dtype(), destination.dtype(), options.policy));
   return CastElements(result.data(), result.dtype(), destination.data(), destination.dtype(),
                       result.numel(), WithContext(destination.device(), context));
 }
@@ -325,7 +326,8 @@ absl::StatusOr<Tensor> RunWithDTypes(ops::Op op, absl::Span<const Tensor> inputs
       if (destination != nullptr) {
         // Checked before the kernel runs, so a refused in-place op leaves
         // its tensor untouched.
-        RETURN_IF_ERROR(ops::CheckCanCastToOutput(dtypes.result, destination->dtype()));
+        RETURN_IF_ERROR(
+            ops::CheckCanCastToOutput(dtypes.result, destination->dtype(), options.policy));
       }
       if (!options.alpha.has_value()) {
         return RunElementwise(op, inputs, dtypes, options, device, destination);
@@ -353,7 +355,8 @@ absl::StatusOr<Tensor> Run(ops::Op op, absl::Span<const Tensor> inputs, const Op
     }
     operands.push_back(inputs[i].AsOperand());
   }
-  ASSIGN_OR_RETURN(ops::OpDTypes dtypes, ops::InferOpDTypes(op, operands, options.promotion));
+  ASSIGN_OR_RETURN(ops::OpDTypes dtypes,
+                   ops::InferOpDTypes(op, operands, options.promotion, options.policy));
   return RunWithDTypes(op, inputs, dtypes, options, destination);
 }
 
@@ -367,7 +370,7 @@ absl::Status CallOut(ops::Op op, absl::Span<const Tensor> inputs, Tensor& out,
                      const OpOptions& options) {
   RETURN_IF_ERROR(CheckNoPartialOverlap(op, out, "out=", inputs));
   ASSIGN_OR_RETURN(Tensor result, Run(op, inputs, options, &out));
-  return WriteInto(result, out, "out=", options.context);
+  return WriteInto(result, out, "out=", options);
 }
 
 absl::Status CallOutWithDTypes(ops::Op op, absl::Span<const Tensor> inputs,
@@ -375,7 +378,7 @@ absl::Status CallOutWithDTypes(ops::Op op, absl::Span<const Tensor> inputs,
   RETURN_IF_ERROR(CheckThreads(options));
   RETURN_IF_ERROR(CheckNoPartialOverlap(op, out, "out=", inputs));
   ASSIGN_OR_RETURN(Tensor result, RunWithDTypes(op, inputs, dtypes, options, &out));
-  return WriteInto(result, out, "out=", options.context);
+  return WriteInto(result, out, "out=", options);
 }
 
 absl::Status CallInPlace(ops::Op op, Tensor& self, absl::Span<const Tensor> others,
@@ -384,7 +387,7 @@ absl::Status CallInPlace(ops::Op op, Tensor& self, absl::Span<const Tensor> othe
   inputs.insert(inputs.end(), others.begin(), others.end());
   RETURN_IF_ERROR(CheckNoPartialOverlap(op, self, "the in-place tensor", inputs));
   ASSIGN_OR_RETURN(Tensor result, Run(op, inputs, options, &self));
-  return WriteInto(result, self, "output", options.context);
+  return WriteInto(result, self, "output", options);
 }
 
 }  // namespace oneflow_promote::functional

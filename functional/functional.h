@@ -34,6 +34,10 @@ enum class CastPath : uint8_t { kAuto, kMaterialized, kFused };
 
 struct OpOptions {
   PromotionOptions promotion;  // the default dtype
+  // Whose op rules decide the dtypes: PyTorch's, or under another policy
+  // NumPy's, jax.numpy's or the Array API's (docs/op_policies.md), by whose
+  // rule the inputs are cast and out= is checked.
+  Policy policy = Policy::kTorch;
   CastPath cast_path = CastPath::kAuto;
   ExecutionContext context;  // CPU threads (0 uses all); the CUDA stream
   int64_t dim = 0;           // cumsum's dimension (negative counts from the end)
@@ -70,7 +74,7 @@ struct OpOptions {
 // CallOut for a caller that has inferred the dtypes already, as an adapter
 // does that needs them to allocate `out` (the PyTorch extension): the same
 // work, without inferring them a second time. `dtypes` must be
-// InferOpDTypes(op, the inputs' operands, options.promotion).
+// InferOpDTypes(op, the inputs' operands, options.promotion, options.policy).
 [[nodiscard]] absl::Status CallOutWithDTypes(ops::Op op, absl::Span<const Tensor> inputs,
                                              const ops::OpDTypes& dtypes, Tensor& out,
                                              const OpOptions& options = {});

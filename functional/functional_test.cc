@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "functional/internal/op_blocks.h"
 #include "gtest/gtest.h"
@@ -110,6 +111,35 @@ TEST(FunctionalNewDTypes, EveryCaseTheRulesAcceptComputes) {
 // CallOutWithDTypes, given InferOpDTypes' answer, writes the bytes CallOut
 // writes: every elementwise op on every pair of dtypes, one operand a
 // broadcast row.
+// The same calls under other frameworks' rules, their dtypes and values as
+// numpy 2.4.6 and jax.numpy 0.10.2 (x64 off) give them: np.divide of two
+// int8 arrays computes in float64, jnp.divide in float32, np.add of an int8
+// array and 300 raises OverflowError, np.sum of uint8 is uint64.
+TEST(FunctionalPolicies, CastAndComputeAsThePolicysFramework) {
+  const Tensor a = Of<int8_t>({1, 2, 3});
+  const Tensor b = Of<int8_t>({2, 2, 2});
+  OpOptions numpy;
+  numpy.policy = Policy::kNumpy;
+  const absl::StatusOr<Tensor> q = Call(ops::Op::kDiv, {a, b}, numpy);
+  ASSERT_TRUE(q.ok()) << q.status();
+  EXPECT_EQ(Values<double>(*q), (std::vector<double>{0.5, 1.0, 1.5}));
+  OpOptions jax;
+  jax.policy = Policy::kJaxX32;
+  const absl::StatusOr<Tensor> r = Call(ops::Op::kDiv, {a, b}, jax);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(Values<float>(*r), (std::vector<float>{0.5f, 1.0f, 1.5f}));
+  const absl::StatusOr<Tensor> overflow =
+      Call(ops::Op::kAdd, {a, Tensor::WrappedNumber(Operand::PyInt(300))}, numpy);
+  EXPECT_TRUE(absl::StrContains(overflow.status().message(), "OverflowError")) << overflow.status();
+  const absl::StatusOr<Tensor> sum = Call(ops::Op::kSum, {Of<uint8_t>({200, 100})}, numpy);
+  ASSERT_TRUE(sum.ok()) << sum.status();
+  EXPECT_EQ(Values<uint64_t>(*sum), (std::vector<uint64_t>{300}));
+  // out= follows the policy's casting: NumPy's same_kind lets float64 into
+  // float32, which torch's canCast allows too, but not into int8.
+  Tensor out = *Tensor::Zeros(DType::kInt8, {3});
+  EXPECT_FALSE(CallOut(ops::Op::kDiv, {a, b}, out, numpy).ok());
+}
+
 TEST(FunctionalCallOutWithDTypes, WritesWhatCallOutWrites) {
   const auto values = [](DType d, int64_t n) {
     std::vector<double> v;

@@ -558,10 +558,10 @@ ONEFLOW_PROMOTE_OPS_INLINE T StoreAccumulator(A a) {
 }
 
 // Sums, products and prefix sums run in the op rules' accumulation dtypes:
-// int64 for integers (and bool), or a floating or complex dtype.
+// an integer dtype (PyTorch's int64; NumPy's uint64 for unsigned ones;
+// jax.numpy's int32 or a cumsum's own dtype), or a floating or complex one.
 template <typename T>
-inline constexpr bool kAccumulates =
-    !std::is_same_v<T, bool> && (!kIsInt<T> || std::is_same_v<T, int64_t>);
+inline constexpr bool kAccumulates = !std::is_same_v<T, bool>;
 
 // The steps of sums, products and dot products in an Accumulator, the same
 // on the CPU and CUDA: integers wrap, as PyTorch's do.

@@ -106,7 +106,7 @@ absl::StatusOr<Op> ParseOp(absl::string_view name, Policy policy) {
   std::vector<absl::string_view> names;
   for (Op op : kAllOps) {
     const FrameworkOp* framework = FrameworkOpOf(op, policy);
-    if (!framework->present()) continue;
+    if (framework == nullptr || !framework->present()) continue;
     for (absl::string_view word : absl::StrSplit(framework->names, ' ', absl::SkipEmpty())) {
       if (word == name) return op;
       names.push_back(word);

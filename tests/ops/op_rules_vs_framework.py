@@ -14,7 +14,7 @@ answers fails, so that a new declaration shows).
 import collections
 import sys
 
-from batch_cases import answers, parse_args
+from batch_cases import answers, parse_args, report
 
 # The framework's functions the op table does not declare yet, by policy.
 UNDECLARED = {"numpy": set(), "jax": set(), "jax_x32": set(), "jax_strict": set(),
@@ -43,16 +43,7 @@ def main():
             counts["same dtype" if ok else "other dtype or refused"] += 1
         if not ok:
             wrong.append((words, theirs, ours))
-    functions = {words.split()[2] for words in inputs}
-    print(f"{len(inputs)} cases over {len(functions)} functions:")
-    for what, n in sorted(counts.items()):
-        print(f"  {n:6d} {what}")
-    by_function = collections.Counter(words.split()[2] for words, _, _ in wrong)
-    if wrong:
-        print("disagreements by function:",
-              ", ".join(f"{name} {n}" for name, n in by_function.most_common()))
-    for words, theirs, ours in wrong[:args.show]:
-        print(f"  {words}\n    framework: {theirs}\n    ours:      {ours}")
+    report(inputs, counts, wrong, args.show, 2, "framework")
     for entry in sorted(answered_undeclared):
         print(f"UNDECLARED lists {entry}, which the library now answers")
     failures = len(wrong) + len(answered_undeclared)

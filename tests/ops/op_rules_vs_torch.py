@@ -12,7 +12,7 @@ import collections
 import re
 import sys
 
-from batch_cases import answers, parse_args
+from batch_cases import answers, parse_args, report
 
 # Refusals of torch's that the rules do not make yet, each (op, torch's
 # kernel, dtype) with its reason (docs/ops.md, "Where the rules compute and
@@ -66,15 +66,7 @@ def main():
             counts["same dtype" if ok else "other dtype or refused"] += 1
             if not ok:
                 wrong.append((words, torch_answer, ours))
-    ops = {words.split()[1] for words in inputs}
-    print(f"{len(inputs)} cases over {len(ops)} ops:")
-    for what, n in sorted(counts.items()):
-        print(f"  {n:6d} {what}")
-    by_op = collections.Counter(words.split()[1] for words, _, _ in wrong)
-    if wrong:
-        print("disagreements by op:", ", ".join(f"{op} {n}" for op, n in by_op.most_common()))
-    for words, torch_answer, ours in wrong[:args.show]:
-        print(f"  {words}\n    torch: {torch_answer}\n    ours:  {ours}")
+    report(inputs, counts, wrong, args.show, 1, "torch")
     for entry in sorted(set(KNOWN_DISAGREEMENTS) - listed):
         print(f"stale KNOWN_DISAGREEMENTS entry (the rules now refuse it): {entry}")
         wrong.append(entry)

@@ -169,11 +169,10 @@ absl::StatusOr<DType> NumpyLoop(const FrameworkOp& framework, absl::Span<const O
     dtypes.push_back(all_tensors ? operand.dtype() : common);
   }
   // True division and mean of integers only compute in float64.
-  const bool integers_only = std::all_of(dtypes.begin(), dtypes.end(), IsIntegerOrBool);
-  for (DType& dtype : dtypes) {
-    const bool inexact = framework.rule == FrameworkRule::kInexact ||
-                         framework.rule == FrameworkRule::kInexactRealPart;
-    if (!inexact || integers_only) dtype = RuleInput(framework.rule, dtype, Policy::kNumpy);
+  const bool inexact = framework.rule == FrameworkRule::kInexact ||
+                       framework.rule == FrameworkRule::kInexactRealPart;
+  if (!inexact || std::all_of(dtypes.begin(), dtypes.end(), IsIntegerOrBool)) {
+    for (DType& dtype : dtypes) dtype = RuleInput(framework.rule, dtype, Policy::kNumpy);
   }
   const std::string name = QualifiedName(framework, Policy::kNumpy);
   std::optional<DType> loop;

@@ -324,8 +324,7 @@ absl::StatusOr<OpDTypes> InferOpDTypes(const OpRule& rule, absl::Span<const Oper
 absl::StatusOr<OpDTypes> InferOpDTypes(Op op, absl::Span<const Operand> operands,
                                        const PromotionOptions& options, Policy policy,
                                        std::optional<DType> dtype) {
-  if (policy == Policy::kTorch) return InferOpDTypes(RuleOf(op), operands, options, policy, dtype);
-  return InferFrameworkOpDTypes(op, operands, policy, dtype);
+  return InferOpDTypes(RuleOf(op), operands, options, policy, dtype);
 }
 
 absl::Status CheckAlpha(DType compute, const Operand& alpha) {

@@ -303,15 +303,13 @@ KernelFn KernelFor(DType compute) {
 
 KernelFn SelectKernel(Op op, DType compute) {
   switch (op) {
-#define ONEFLOW_PROMOTE_OP_KERNEL(e, spec) \
-  case Op::e:                              \
-    if constexpr (ops::HasKernel(Op::e)) { \
-      return KernelFor<Op::e>(compute);    \
-    } else {                               \
-      return {};                           \
-    }
-    ONEFLOW_PROMOTE_FOR_EACH_OP(ONEFLOW_PROMOTE_OP_KERNEL)
+#define ONEFLOW_PROMOTE_OP_KERNEL(name, spec) \
+  case Op::k##name:                           \
+    return KernelFor<Op::k##name>(compute);
+    ONEFLOW_PROMOTE_FOR_EACH_KERNEL_OP(ONEFLOW_PROMOTE_OP_KERNEL)
 #undef ONEFLOW_PROMOTE_OP_KERNEL
+    default:  // the ops with a dtype rule only
+      break;
   }
   return {};
 }

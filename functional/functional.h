@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -85,66 +86,45 @@ struct OpOptions {
 [[nodiscard]] absl::Status CallInPlace(ops::Op op, Tensor& self, absl::Span<const Tensor> others,
                                        const OpOptions& options = {});
 
-// The named forms of Call. div is true division; DivFloor and DivTrunc are
-// div with rounding_mode "floor" and "trunc".
-#define ONEFLOW_PROMOTE_BINARY_FUNCTION(Function, e)                                     \
-  [[nodiscard]] inline absl::StatusOr<Tensor> Function(const Tensor& a, const Tensor& b, \
-                                                       const OpOptions& options = {}) {  \
-    const Tensor inputs[] = {a, b};                                                      \
-    return Call(ops::Op::e, inputs, options);                                            \
-  }
-#define ONEFLOW_PROMOTE_UNARY_FUNCTION(Function, e)                                     \
-  [[nodiscard]] inline absl::StatusOr<Tensor> Function(const Tensor& a,                 \
-                                                       const OpOptions& options = {}) { \
-    return Call(ops::Op::e, absl::MakeConstSpan(&a, 1), options);                       \
-  }
-ONEFLOW_PROMOTE_BINARY_FUNCTION(Add, kAdd)
-ONEFLOW_PROMOTE_BINARY_FUNCTION(Sub, kSub)
-ONEFLOW_PROMOTE_BINARY_FUNCTION(Mul, kMul)
-ONEFLOW_PROMOTE_BINARY_FUNCTION(Div, kDiv)
-ONEFLOW_PROMOTE_BINARY_FUNCTION(DivFloor, kDivFloor)
-ONEFLOW_PROMOTE_BINARY_FUNCTION(DivTrunc, kDivTrunc)
-ONEFLOW_PROMOTE_BINARY_FUNCTION(FloorDivide, kFloorDivide)
-ONEFLOW_PROMOTE_BINARY_FUNCTION(Remainder, kRemainder)
-ONEFLOW_PROMOTE_BINARY_FUNCTION(Pow, kPow)
-ONEFLOW_PROMOTE_BINARY_FUNCTION(Maximum, kMaximum)
-ONEFLOW_PROMOTE_BINARY_FUNCTION(Minimum, kMinimum)
-ONEFLOW_PROMOTE_BINARY_FUNCTION(Atan2, kAtan2)
-ONEFLOW_PROMOTE_BINARY_FUNCTION(Eq, kEq)
-ONEFLOW_PROMOTE_BINARY_FUNCTION(Ne, kNe)
-ONEFLOW_PROMOTE_BINARY_FUNCTION(Lt, kLt)
-ONEFLOW_PROMOTE_BINARY_FUNCTION(Le, kLe)
-ONEFLOW_PROMOTE_BINARY_FUNCTION(Gt, kGt)
-ONEFLOW_PROMOTE_BINARY_FUNCTION(Ge, kGe)
-ONEFLOW_PROMOTE_BINARY_FUNCTION(LogicalAnd, kLogicalAnd)
-ONEFLOW_PROMOTE_BINARY_FUNCTION(LogicalOr, kLogicalOr)
-ONEFLOW_PROMOTE_BINARY_FUNCTION(LogicalXor, kLogicalXor)
-ONEFLOW_PROMOTE_BINARY_FUNCTION(BitwiseAnd, kBitwiseAnd)
-ONEFLOW_PROMOTE_BINARY_FUNCTION(BitwiseOr, kBitwiseOr)
-ONEFLOW_PROMOTE_BINARY_FUNCTION(BitwiseXor, kBitwiseXor)
-ONEFLOW_PROMOTE_BINARY_FUNCTION(Dot, kDot)
-ONEFLOW_PROMOTE_UNARY_FUNCTION(Sum, kSum)
-ONEFLOW_PROMOTE_UNARY_FUNCTION(Prod, kProd)
-ONEFLOW_PROMOTE_UNARY_FUNCTION(Mean, kMean)
-ONEFLOW_PROMOTE_UNARY_FUNCTION(Neg, kNeg)
-ONEFLOW_PROMOTE_UNARY_FUNCTION(Abs, kAbs)
-ONEFLOW_PROMOTE_UNARY_FUNCTION(Sqrt, kSqrt)
-#undef ONEFLOW_PROMOTE_BINARY_FUNCTION
-#undef ONEFLOW_PROMOTE_UNARY_FUNCTION
+// The named forms of Call, one per op of the op table's kernel list
+// (ops/op_list.h): functional::Atan2(a, b) is Call(Op::kAtan2, {a, b}). Each
+// takes the op's operands in PyTorch's order (Where: condition, self,
+// other; Cumsum: the tensor and its dim). DivFloor and DivTrunc are div
+// with rounding_mode "floor" and "trunc".
+template <ops::Op kOp>
+struct NamedOp {
+  static constexpr int kArity = ops::OpArity(kOp);
+  static constexpr bool kScan = ops::KindOf(kOp) == ops::OpKind::kScan;
 
-// cumsum along `dim` (negative counts from the end).
-[[nodiscard]] inline absl::StatusOr<Tensor> Cumsum(const Tensor& a, int64_t dim,
-                                                   OpOptions options = {}) {
-  options.dim = dim;
-  return Call(ops::Op::kCumsum, absl::MakeConstSpan(&a, 1), options);
-}
+  template <int N = kArity, std::enable_if_t<N == 1 && !kScan, int> = 0>
+  [[nodiscard]] absl::StatusOr<Tensor> operator()(const Tensor& a,
+                                                  const OpOptions& options = {}) const {
+    return Call(kOp, absl::MakeConstSpan(&a, 1), options);
+  }
+  template <int N = kArity, std::enable_if_t<N == 2, int> = 0>
+  [[nodiscard]] absl::StatusOr<Tensor> operator()(const Tensor& a, const Tensor& b,
+                                                  const OpOptions& options = {}) const {
+    const Tensor inputs[] = {a, b};
+    return Call(kOp, inputs, options);
+  }
+  template <int N = kArity, std::enable_if_t<N == 3, int> = 0>
+  [[nodiscard]] absl::StatusOr<Tensor> operator()(const Tensor& a, const Tensor& b, const Tensor& c,
+                                                  const OpOptions& options = {}) const {
+    const Tensor inputs[] = {a, b, c};
+    return Call(kOp, inputs, options);
+  }
+  // A scan along `dim` (negative counts from the end).
+  template <bool kIsScan = kScan, std::enable_if_t<kIsScan, int> = 0>
+  [[nodiscard]] absl::StatusOr<Tensor> operator()(const Tensor& a, int64_t dim,
+                                                  OpOptions options = {}) const {
+    options.dim = dim;
+    return Call(kOp, absl::MakeConstSpan(&a, 1), options);
+  }
+};
 
-// where(condition, self, other).
-[[nodiscard]] inline absl::StatusOr<Tensor> Where(const Tensor& condition, const Tensor& a,
-                                                  const Tensor& b, const OpOptions& options = {}) {
-  const Tensor inputs[] = {condition, a, b};
-  return Call(ops::Op::kWhere, inputs, options);
-}
+#define ONEFLOW_PROMOTE_NAMED_FORM(name, spec) inline constexpr NamedOp<ops::Op::k##name> name{};
+ONEFLOW_PROMOTE_FOR_EACH_KERNEL_OP(ONEFLOW_PROMOTE_NAMED_FORM)
+#undef ONEFLOW_PROMOTE_NAMED_FORM
 
 }  // namespace oneflow_promote::functional
 

@@ -221,15 +221,13 @@ BlockFn BlockFor(DType compute, bool scalar_divisor, bool scaled) {
 
 BlockFn SelectBlock(ops::Op op, DType compute, bool scalar_divisor, bool scaled) {
   switch (op) {
-#define ONEFLOW_PROMOTE_OP_BLOCK(e, spec)                           \
-  case ops::Op::e:                                                  \
-    if constexpr (ops::HasKernel(ops::Op::e)) {                     \
-      return BlockFor<ops::Op::e>(compute, scalar_divisor, scaled); \
-    } else {                                                        \
-      return nullptr;                                               \
-    }
-    ONEFLOW_PROMOTE_FOR_EACH_OP(ONEFLOW_PROMOTE_OP_BLOCK)
+#define ONEFLOW_PROMOTE_OP_BLOCK(name, spec) \
+  case ops::Op::k##name:                     \
+    return BlockFor<ops::Op::k##name>(compute, scalar_divisor, scaled);
+    ONEFLOW_PROMOTE_FOR_EACH_KERNEL_OP(ONEFLOW_PROMOTE_OP_BLOCK)
 #undef ONEFLOW_PROMOTE_OP_BLOCK
+    default:  // the ops with a dtype rule only
+      break;
   }
   return nullptr;
 }

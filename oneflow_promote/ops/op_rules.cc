@@ -52,7 +52,7 @@ constexpr OpRule RuleFromSpec() {
 }
 
 constexpr OpRule kBuiltinRules[] = {
-#define ONEFLOW_PROMOTE_OP_RULE(e, spec) RuleFromSpec<Op::e>(),
+#define ONEFLOW_PROMOTE_OP_RULE(name, spec) RuleFromSpec<Op::k##name>(),
     ONEFLOW_PROMOTE_FOR_EACH_OP(ONEFLOW_PROMOTE_OP_RULE)
 #undef ONEFLOW_PROMOTE_OP_RULE
 };

@@ -318,6 +318,8 @@ TEST(OpRules, GradientDTypes) {
   EXPECT_TRUE(ResultRequiresGrad(*InferOpDTypes(Op::kDiv, {T(DType::kInt8), T(DType::kInt8)})));
   EXPECT_EQ(RuleOf(Op::kFloorDivide).derivative, Derivative::kNotImplemented);
   EXPECT_EQ(RuleOf(Op::kDivFloor).derivative, Derivative::kDefined);  // zero gradients
+  EXPECT_TRUE(BackwardRaises(RuleOf(Op::kRemainder).derivative, /*scalar_self=*/true));
+  EXPECT_FALSE(BackwardRaises(RuleOf(Op::kRemainder).derivative, /*scalar_self=*/false));
 }
 
 // The same calls in four frameworks, each answer read from the framework

@@ -218,6 +218,29 @@ constexpr FrameworkOp Double() { return WithRule(FrameworkRule::kDouble, kAllCat
 enum class Derivative : uint8_t {
   kDefined,
   kNotImplemented,  // the result requires grad, but backward raises (floor_divide)
+  // Defined, but not for aten's overload with a Python scalar self, which
+  // Python calls (remainder(Scalar, Tensor)).
+  kNotImplementedForScalarSelf,
+};
+
+// Whether backward raises for a call whose self is, or is not, a Python scalar.
+constexpr bool BackwardRaises(Derivative derivative, bool scalar_self) {
+  return derivative == Derivative::kNotImplemented ||
+         (derivative == Derivative::kNotImplementedForScalarSelf && scalar_self);
+}
+
+// derivatives.yaml's formula for an op's backward, by its shape: what the
+// PyTorch extension's autograd computes (torch_extension/internal/autograd.cc).
+enum class GradientFormula : uint8_t {
+  kNone,       // none here: a logical or bitwise op, or a rule without a kernel
+  kSum,        // add, sub: grad to self, grad times +-alpha to other
+  kProduct,    // mul: grad times the other operand's conjugate
+  kQuotient,   // div
+  kZero,       // zero gradients: div with a rounding_mode, in-place comparisons
+  kRemainder,  // grad to self, -grad * floor(self / other) to other
+  kExtremum,   // maximum, minimum: to the operand that won, halved at ties
+  kAtan2,      // grad * other / (self^2 + other^2), and -self for other
+  kSelect,     // where: grad to the value the condition chose
 };
 
 // The op-specific checks of the built-in ops, with PyTorch 2.15's messages
@@ -299,7 +322,8 @@ struct OpSpec {
   OperandConversion conversion = OperandConversion::kNone;
   bool takes_dtype = false;  // a dtype= argument (sum, mean, cumsum, ...)
   Derivative derivative = Derivative::kDefined;
-  bool has_kernel = false;          // the library computes it (op_kernels.h)
+  GradientFormula gradient = GradientFormula::kNone;
+  bool has_kernel = false;          // in op_list.h's kernel list: the library computes it
   bool alpha = false;               // the PyTorch overloads take alpha (add, sub)
   bool in_place = true;             // PyTorch has name_ (maximum and minimum have none)
   bool rounding_mode = false;       // the PyTorch overloads take rounding_mode (div)
@@ -330,6 +354,7 @@ struct OpSpec {
   ONEFLOW_PROMOTE_OP_SETTER(AutoCastCuda, autocast_cuda, AutoCastKind)
   ONEFLOW_PROMOTE_OP_SETTER(Promotion, promotion, PromotionKind)
   ONEFLOW_PROMOTE_OP_SETTER(Converts, conversion, OperandConversion)
+  ONEFLOW_PROMOTE_OP_SETTER(Gradient, gradient, GradientFormula)
 #undef ONEFLOW_PROMOTE_OP_SETTER
   constexpr OpSpec Numpy(FrameworkOp f) const { return WithFramework(&OpSpec::numpy, f); }
   constexpr OpSpec Jax(FrameworkOp f) const { return WithFramework(&OpSpec::jax, f); }
@@ -347,9 +372,9 @@ struct OpSpec {
   constexpr OpSpec NotInTorch() const { return Set(&OpSpec::in_torch, false); }
   constexpr OpSpec TakesDType() const { return Set(&OpSpec::takes_dtype, true); }
   constexpr OpSpec KeepsDType() const { return Set(&OpSpec::keeps_dtype, true); }
-  constexpr OpSpec NoDerivative() const {
+  constexpr OpSpec NoDerivative(Derivative which = Derivative::kNotImplemented) const {
     OpSpec s = *this;
-    s.derivative = Derivative::kNotImplemented;
+    s.derivative = which;
     return s;
   }
   constexpr OpSpec Contraction() const {

@@ -44,32 +44,49 @@ NodePtr MakeNode(Args&&... args) {
   }
 }
 
-// What backward does for an op.
-enum class Formula : uint8_t {
-  kArithmetic,      // derivatives.yaml's formula for the op
-  kZeros,           // zero gradients (in-place comparisons, as torch's eq_)
-  kNotImplemented,  // backward raises (floor_divide)
-};
+using ops::GradientFormula;
 
 // Whether backward reads the operands' values (saved for it).
-bool ReadsOperands(Op op) {
-  switch (op) {
-    case Op::kMul:
-    case Op::kDiv:
-    case Op::kRemainder:
-    case Op::kMaximum:
-    case Op::kMinimum:
-    case Op::kAtan2:
-    case Op::kWhere:
+bool ReadsOperands(GradientFormula formula) {
+  switch (formula) {
+    case GradientFormula::kProduct:
+    case GradientFormula::kQuotient:
+    case GradientFormula::kRemainder:
+    case GradientFormula::kExtremum:
+    case GradientFormula::kAtan2:
+    case GradientFormula::kSelect:
       return true;
-    default:
+    case GradientFormula::kNone:
+    case GradientFormula::kSum:
+    case GradientFormula::kZero:
       return false;
   }
+  return false;
 }
 
-bool IsComparison(Op op) {
-  return op == Op::kEq || op == Op::kNe || op == Op::kLt || op == Op::kLe || op == Op::kGt ||
-         op == Op::kGe;
+// Every op of the extension whose result can carry a gradient names its
+// formula in its row, or says that PyTorch's backward raises.
+static_assert([] {
+  for (Op op : ops::kKernelOps) {
+    const ops::OpSpec& spec = ops::SpecOf(op);
+    const bool differentiable = spec.in_torch_extension &&
+                                spec.promotion != ops::PromotionKind::kAlwaysBool &&
+                                (spec.categories & ops::kInexactCategories) != 0;
+    if (differentiable && spec.derivative == ops::Derivative::kDefined &&
+        spec.gradient == GradientFormula::kNone) {
+      return false;
+    }
+  }
+  return true;
+}());
+
+// The formula of the call's backward, as the op's row names it; none where
+// the row says backward raises (floor_divide; remainder of a Python scalar).
+std::optional<GradientFormula> FormulaOf(const OpCall& call) {
+  if (ops::BackwardRaises(ops::RuleOf(call.op).derivative, call.operands[0].tensor == nullptr)) {
+    return std::nullopt;
+  }
+  return ops::SpecOf(call.op).gradient;
 }
 
 bool AnyOperandRequiresGrad(const OpCall& call) {
@@ -84,7 +101,7 @@ bool AnyOperandRequiresGrad(const OpCall& call) {
 // them, Python scalars as values), the gradient dtype and shape of each.
 class OpBackward final : public Node {
  public:
-  OpBackward(const OpCall& call, Formula formula, const ops::OpDTypes& dtypes)
+  OpBackward(const OpCall& call, GradientFormula formula, const ops::OpDTypes& dtypes)
       : op_(call.op), base_(call.overload->base), formula_(formula), alpha_(call.alpha) {
     absl::InlinedVector<oneflow_promote::Operand, 3> rule_operands;
     for (const Operand& operand : call.operands) {
@@ -129,9 +146,7 @@ class OpBackward final : public Node {
     for (size_t i = 0; i < operands_.size(); ++i) {
       const OperandInfo& operand = operands_[i];
       if (!operand.gradient.has_value() || !task_should_compute_output(i)) continue;
-      at::Tensor g = formula_ == Formula::kArithmetic
-                         ? Gradient(i, grad)
-                         : at::zeros_like(grad, grad.options().dtype(*operand.gradient));
+      at::Tensor g = Gradient(i, grad);
       // The library's rule: a real operand of a complex result receives the
       // real part; the sum over broadcast dimensions runs in the gradient's
       // dtype, then the operand's dtype (the order of torch's engine).
@@ -172,28 +187,25 @@ class OpBackward final : public Node {
   // The gradient operand i receives before the library's rule converts it,
   // by derivatives.yaml's formula for the same aten op.
   at::Tensor Gradient(size_t i, const at::Tensor& grad) const {
-    switch (op_) {
-      case Op::kAdd:
-      case Op::kSub: {
+    switch (formula_) {
+      case GradientFormula::kSum: {
         if (i == 0) return grad;
         const at::Tensor signed_grad = op_ == Op::kSub ? -grad : grad;
         if (!alpha_.has_value() || alpha_->equal(1)) return signed_grad;
         return signed_grad * alpha_->conj();
       }
-      case Op::kMul:
+      case GradientFormula::kProduct:
         if (IsScalar(1 - i)) return grad * Scalar(1 - i).conj();
         return grad * Tensor(1 - i).conj();
-      case Op::kDiv:
+      case GradientFormula::kQuotient:
         if (i == 0) return IsScalar(1) ? grad / Scalar(1).conj() : grad / Tensor(1).conj();
         return -grad * ((Self() / Tensor(1)) / Tensor(1)).conj();
-      case Op::kDivFloor:
-      case Op::kDivTrunc:
+      case GradientFormula::kZero:
         return at::zeros_like(grad, grad.options().dtype(*operands_[i].gradient));
-      case Op::kRemainder:
+      case GradientFormula::kRemainder:
         if (i == 0) return grad;
         return -grad * Tensor(0).div(Tensor(1), "floor");
-      case Op::kMaximum:
-      case Op::kMinimum: {
+      case GradientFormula::kExtremum: {
         // Ties split the gradient in two (torch's rule); elsewhere it goes
         // to the operand that won.
         const at::Tensor self = Tensor(0);
@@ -205,7 +217,7 @@ class OpBackward final : public Node {
         return at::where(tie, grad / 2, grad)
             .masked_fill((i == 0) == self_loses_below ? below : above, 0);
       }
-      case Op::kAtan2: {
+      case GradientFormula::kAtan2: {
         const at::Tensor self = Tensor(0);
         if (IsScalar(1)) {
           const double other = Scalar(1).toDouble();
@@ -215,18 +227,19 @@ class OpBackward final : public Node {
         const at::Tensor reciprocal = (self * self + other * other).reciprocal();
         return i == 0 ? grad * other * reciprocal : grad * -self * reciprocal;
       }
-      case Op::kWhere: {
+      case GradientFormula::kSelect: {
         const at::Tensor condition = Tensor(0);
         return i == 1 ? at::where(condition, grad, 0) : at::where(condition, 0, grad);
       }
-      default:
-        TORCH_CHECK(false, "no derivative for oneflow_promote::", base_);
+      case GradientFormula::kNone:
+        break;
     }
+    TORCH_CHECK(false, "no derivative for oneflow_promote::", base_);
   }
 
   Op op_;
   std::string base_;
-  Formula formula_;
+  GradientFormula formula_;
   std::optional<c10::Scalar> alpha_;
   absl::InlinedVector<OperandInfo, 3> operands_;
 };
@@ -241,19 +254,30 @@ torch::autograd::edge_list NextEdges(const OpCall& call) {
   return edges;
 }
 
-// The node for a call, or null where no gradient flows: the formula, and
-// the dtypes of the result the gradient arrives in.
-NodePtr MakeBackward(const OpCall& call, Formula formula, const ops::OpDTypes& dtypes) {
-  if (formula == Formula::kNotImplemented) {
+// The node for a call: the formula (none: a node whose backward raises),
+// and the dtypes of the result the gradient arrives in. Saves the operands
+// the formula reads; `self` is the first operand's value (in place: a copy
+// of self made before the op overwrote it).
+NodePtr MakeBackward(const OpCall& call, std::optional<GradientFormula> formula,
+                     const ops::OpDTypes& dtypes, const at::Tensor* self = nullptr) {
+  if (!formula.has_value()) {
     return MakeNode<torch::autograd::NotImplemented>("oneflow_promote::" + call.overload->base,
                                                      NextEdges(call));
   }
-  NodePtr node = MakeNode<OpBackward>(call, formula, dtypes);
+  NodePtr node = MakeNode<OpBackward>(call, *formula, dtypes);
   node->set_next_edges(NextEdges(call));
+  if (ReadsOperands(*formula)) {
+    auto& backward = static_cast<OpBackward&>(*node);
+    for (size_t i = 0; i < call.operands.size(); ++i) {
+      if (i == 0 && self != nullptr) {
+        backward.Save(0, *self);
+      } else if (call.operands[i].tensor != nullptr) {
+        backward.Save(i, *call.operands[i].tensor);
+      }
+    }
+  }
   return node;
 }
-
-OpBackward& AsOpBackward(const NodePtr& node) { return static_cast<OpBackward&>(*node); }
 
 // The call below autograd: the Autograd keys off, ADInplaceOrView on (it
 // counts the writes of out= and in-place calls). Those return their
@@ -275,50 +299,32 @@ void RunFunctional(const OpCall& call, const c10::OperatorHandle& op, c10::Dispa
   // Only the dtypes matter here: the kernel below checks values.
   const ops::OpDTypes dtypes = InferDTypes(call);
   if (!ops::ResultRequiresGrad(dtypes)) return Redispatch(call, op, keys, stack);
-  // torch has no derivative for remainder.Scalar_Tensor either.
-  const bool scalar_remainder = call.op == Op::kRemainder && call.operands[0].tensor == nullptr;
-  const Formula formula =
-      ops::RuleOf(call.op).derivative == ops::Derivative::kNotImplemented || scalar_remainder
-          ? Formula::kNotImplemented
-          : Formula::kArithmetic;
-  NodePtr node = MakeBackward(call, formula, dtypes);
-  if (formula == Formula::kArithmetic && ReadsOperands(call.op)) {
-    for (size_t i = 0; i < call.operands.size(); ++i) {
-      if (call.operands[i].tensor != nullptr) AsOpBackward(node).Save(i, *call.operands[i].tensor);
-    }
-  }
+  NodePtr node = MakeBackward(call, FormulaOf(call), dtypes);
   Redispatch(call, op, keys, stack);
   torch::autograd::set_history(stack->back().toTensor(), node);
 }
 
 // self.op_(other): the gradient arrives in self's dtype. Logical ops leave
-// self's history as it was and comparisons give zeros, as torch's do.
+// self's history as it was and comparisons give zeros (their rows' formula),
+// as torch's do.
 void RunInPlace(const OpCall& call, const c10::OperatorHandle& op, c10::DispatchKeySet keys,
                 torch::jit::Stack* stack) {
   const at::Tensor self = call.destination;
   const bool differentiable =
       at::isFloatingType(self.scalar_type()) || at::isComplexType(self.scalar_type());
-  const bool logical =
-      ops::RuleOf(call.op).kind == ops::PromotionKind::kAlwaysBool && !IsComparison(call.op);
+  const std::optional<GradientFormula> formula = FormulaOf(call);
+  const bool logical = ops::RuleOf(call.op).kind == ops::PromotionKind::kAlwaysBool &&
+                       formula == GradientFormula::kNone;
   const bool requires_grad = differentiable && !logical && AnyOperandRequiresGrad(call);
   torch::autograd::check_inplace(self, requires_grad);
   if (!requires_grad) return Redispatch(call, op, keys, stack);
-  Formula formula = Formula::kArithmetic;
-  if (IsComparison(call.op)) formula = Formula::kZeros;
-  if (ops::RuleOf(call.op).derivative == ops::Derivative::kNotImplemented) {
-    formula = Formula::kNotImplemented;
-  }
   ops::OpDTypes dtypes = InferDTypes(call);
   // The gradient arrives in self's dtype.
   dtypes.result = *FromTorchScalarType(self.scalar_type());
-  NodePtr node = MakeBackward(call, formula, dtypes);
-  if (formula == Formula::kArithmetic && ReadsOperands(call.op)) {
-    // A copy with its own history, so that double backward reaches self.
-    AsOpBackward(node).Save(0, self.clone());
-    for (size_t i = 1; i < call.operands.size(); ++i) {
-      if (call.operands[i].tensor != nullptr) AsOpBackward(node).Save(i, *call.operands[i].tensor);
-    }
-  }
+  // A copy with its own history, so that double backward reaches self.
+  const at::Tensor self_before =
+      formula.has_value() && ReadsOperands(*formula) ? self.clone() : at::Tensor();
+  NodePtr node = MakeBackward(call, formula, dtypes, &self_before);
   Redispatch(call, op, keys, stack);
   torch::autograd::rebase_history(self, node);
 }
@@ -364,7 +370,7 @@ void RunAutograd(const Overload& overload, const c10::OperatorHandle& op, c10::D
               "(): functions with out=... arguments don't support automatic differentiation, "
               "but one of the arguments requires grad.");
   const at::Tensor out = call.destination;
-  NodePtr node = MakeBackward(call, Formula::kNotImplemented, dtypes);
+  NodePtr node = MakeBackward(call, std::nullopt, dtypes);
   Redispatch(call, op, keys, stack);
   torch::autograd::rebase_history(out, node);
 }

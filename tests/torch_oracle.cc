@@ -1,4 +1,5 @@
-// libtorch oracle helpers (see torch_oracle.h).
+// libtorch oracle helpers (see torch_oracle.h). An op's libtorch call is
+// found by the name its row gives, as Python's torch.<name> finds it.
 
 #include "tests/torch_oracle.h"
 
@@ -10,12 +11,18 @@
 #include <ATen/native/TypeProperties.h>
 #include <c10/core/DefaultDtype.h>
 #include <c10/util/Logging.h>
+#include <torch/csrc/jit/runtime/operator.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
+
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 
 namespace oneflow_promote::testing {
 namespace {
@@ -146,95 +153,93 @@ at::Scalar ToTorchScalar(const Operand& operand) {
 
 }  // namespace
 
+namespace {
+
+// The PyTorch call that computes `op`, from its row: its name, or the alias
+// that names a call with a keyword ("div(rounding_mode=floor)"); a scan runs
+// along dim 0.
+struct TorchCall {
+  std::string name;
+  std::map<std::string, c10::IValue> keywords;
+};
+
+TorchCall TorchCallOf(ops::Op op) {
+  const ops::OpSpec& spec = ops::SpecOf(op);
+  TorchCall call{spec.name, {}};
+  for (absl::string_view alias : absl::StrSplit(spec.aliases, ' ', absl::SkipEmpty())) {
+    const size_t open = alias.find('(');
+    const size_t equals = alias.find('=');
+    if (open == absl::string_view::npos || equals == absl::string_view::npos) continue;
+    call.name = std::string(alias.substr(0, open));
+    call.keywords[std::string(alias.substr(open + 1, equals - open - 1))] =
+        std::string(alias.substr(equals + 1, alias.size() - equals - 2));
+  }
+  if (spec.kind == ops::OpKind::kScan) call.keywords["dim"] = int64_t{0};
+  return call;
+}
+
+// Whether `schema` is a functional aten overload returning one Tensor that
+// takes the operands positionally (a Python scalar as a Scalar argument, or
+// as a wrapped-number Tensor where `scalars_as_tensors`), and whose other
+// arguments are the call's keywords, of their types, or have defaults.
+bool Takes(const c10::FunctionSchema& schema, const std::vector<Operand>& operands,
+           const TorchCall& call, bool scalars_as_tensors) {
+  if (schema.is_mutable() || schema.returns().size() != 1 ||
+      schema.returns()[0].type()->kind() != c10::TypeKind::TensorType) {
+    return false;
+  }
+  const std::vector<c10::Argument>& arguments = schema.arguments();
+  if (arguments.size() < operands.size()) return false;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    const c10::TypeKind wanted = operands[i].is_tensor() || scalars_as_tensors
+                                     ? c10::TypeKind::TensorType
+                                     : c10::TypeKind::NumberType;
+    if (arguments[i].kwarg_only() || arguments[i].type()->kind() != wanted) return false;
+  }
+  size_t keywords_taken = 0;
+  for (size_t i = operands.size(); i < arguments.size(); ++i) {
+    const auto keyword = call.keywords.find(arguments[i].name());
+    if (keyword != call.keywords.end()) {
+      if (!keyword->second.type()->isSubtypeOf(*arguments[i].type())) return false;
+      ++keywords_taken;
+    } else if (!arguments[i].default_value().has_value()) {
+      return false;
+    }
+  }
+  return keywords_taken == call.keywords.size();
+}
+
+}  // namespace
+
 at::Tensor RunTorchOp(ops::Op op, const std::vector<Operand>& operands,
                       const std::vector<at::Tensor>& inputs) {
-  using ops::Op;
-  const at::Tensor& a = inputs[0];
-  switch (op) {
-    case Op::kAdd:
-      return at::add(a, inputs[1]);
-    case Op::kSub:
-      return at::sub(a, inputs[1]);
-    case Op::kMul:
-      return at::mul(a, inputs[1]);
-    case Op::kDiv:
-      return at::div(a, inputs[1]);
-    case Op::kDivFloor:
-      return at::div(a, inputs[1], "floor");
-    case Op::kDivTrunc:
-      return at::div(a, inputs[1], "trunc");
-    case Op::kFloorDivide:
-      return at::floor_divide(a, inputs[1]);
-    case Op::kRemainder:
-      return at::remainder(a, inputs[1]);
-    case Op::kPow:
-      if (operands[0].is_tensor() && operands[1].is_scalar()) {
-        return at::pow(a, ToTorchScalar(operands[1]));
+  const TorchCall call = TorchCallOf(op);
+  const auto overloads =
+      torch::jit::getAllOperatorsFor(c10::Symbol::fromQualString("aten::" + call.name));
+  // Python's argument parser: a Scalar overload for a Python scalar where
+  // aten has one (pow(Tensor, Scalar)), else the Tensor overload with a
+  // wrapped number.
+  for (const bool scalars_as_tensors : {false, true}) {
+    for (const std::shared_ptr<torch::jit::Operator>& overload : overloads) {
+      const c10::FunctionSchema& schema = overload->schema();
+      if (!Takes(schema, operands, call, scalars_as_tensors)) continue;
+      torch::jit::Stack stack;
+      for (size_t i = 0; i < operands.size(); ++i) {
+        const bool scalar = schema.arguments()[i].type()->kind() == c10::TypeKind::NumberType;
+        stack.emplace_back(scalar ? c10::IValue(ToTorchScalar(operands[i])) : inputs[i]);
       }
-      if (operands[0].is_scalar() && operands[1].is_tensor()) {
-        return at::pow(ToTorchScalar(operands[0]), inputs[1]);
+      for (size_t i = operands.size(); i < schema.arguments().size(); ++i) {
+        const c10::Argument& argument = schema.arguments()[i];
+        const auto keyword = call.keywords.find(argument.name());
+        stack.push_back(keyword != call.keywords.end() ? keyword->second
+                                                       : *argument.default_value());
       }
-      return at::pow(a, inputs[1]);
-    case Op::kMaximum:
-      return at::maximum(a, inputs[1]);
-    case Op::kMinimum:
-      return at::minimum(a, inputs[1]);
-    case Op::kAtan2:
-      return at::atan2(a, inputs[1]);
-    case Op::kEq:
-      return at::eq(a, inputs[1]);
-    case Op::kNe:
-      return at::ne(a, inputs[1]);
-    case Op::kLt:
-      return at::lt(a, inputs[1]);
-    case Op::kLe:
-      return at::le(a, inputs[1]);
-    case Op::kGt:
-      return at::gt(a, inputs[1]);
-    case Op::kGe:
-      return at::ge(a, inputs[1]);
-    case Op::kLogicalAnd:
-      return at::logical_and(a, inputs[1]);
-    case Op::kLogicalOr:
-      return at::logical_or(a, inputs[1]);
-    case Op::kLogicalXor:
-      return at::logical_xor(a, inputs[1]);
-    case Op::kBitwiseAnd:
-      return at::bitwise_and(a, inputs[1]);
-    case Op::kBitwiseOr:
-      return at::bitwise_or(a, inputs[1]);
-    case Op::kBitwiseXor:
-      return at::bitwise_xor(a, inputs[1]);
-    case Op::kWhere: {
-      const bool scalar_self = operands[1].is_scalar() && operands[0].is_tensor();
-      const bool scalar_other = operands[2].is_scalar() && operands[0].is_tensor();
-      if (scalar_self && scalar_other) {
-        return at::where(a, ToTorchScalar(operands[1]), ToTorchScalar(operands[2]));
-      }
-      if (scalar_self) return at::where(a, ToTorchScalar(operands[1]), inputs[2]);
-      if (scalar_other) return at::where(a, inputs[1], ToTorchScalar(operands[2]));
-      return at::where(a, inputs[1], inputs[2]);
+      overload->getOperation()(stack);
+      return stack.front().toTensor();
     }
-    case Op::kDot:
-      return at::dot(a, inputs[1]);
-    case Op::kSum:
-      return at::sum(a);
-    case Op::kProd:
-      return at::prod(a);
-    case Op::kMean:
-      return at::mean(a);
-    case Op::kCumsum:
-      return at::cumsum(a, 0);
-    case Op::kNeg:
-      return at::neg(a);
-    case Op::kAbs:
-      return at::abs(a);
-    case Op::kSqrt:
-      return at::sqrt(a);
-    default:  // the ops with a rule and no kernel: tests/ops asks Python's torch
-      break;
   }
-  throw std::invalid_argument("RunTorchOp: no libtorch call for " + std::string(ops::OpName(op)));
+  throw std::invalid_argument("RunTorchOp: no libtorch overload of " + call.name + " takes " +
+                              std::to_string(operands.size()) + " such operands");
 }
 
 TorchAnswer TorchOpDType(ops::Op op, const std::vector<Operand>& operands) {

@@ -63,10 +63,11 @@ struct TorchAnswer {
 TorchAnswer TorchResultType(const std::vector<at::Tensor>& tensors);
 
 // Calls libtorch's operator for `op` the way PyTorch's Python front end
-// does: `inputs` are the operands as tensors (Python scalars as wrapped
-// numbers), and where PyTorch has a Scalar overload that Python would pick
-// (pow(Tensor, Scalar), pow(Scalar, Tensor), where with scalar values) it is
-// called with the scalar instead. Throws c10::Error where PyTorch raises.
+// does, found by the name in the op's row (ops/op_list.h) among aten's
+// overloads: `inputs` are the operands as tensors (Python scalars as
+// wrapped numbers), and where aten has a Scalar overload for a Python
+// scalar (pow(Tensor, Scalar), where with scalar values) it is called with
+// the scalar instead. Throws c10::Error where PyTorch raises.
 at::Tensor RunTorchOp(ops::Op op, const std::vector<Operand>& operands,
                       const std::vector<at::Tensor>& inputs);
 

@@ -111,45 +111,78 @@ enum class Walk {
   kPacked,
 };
 
+// One element of op kOp computed in T: its operands' loads (converted
+// where an operand is stored as another dtype) and its result, in the op's
+// result storage type. Each thread builds one and walks the elements with it.
 template <Op kOp, typename T>
-__global__ void ElementwiseKernel(CudaElementwiseArgs args, Walk walk) {
+class ElementOp {
+ public:
   using M = typename Math<T>::type;
-  constexpr bool kWhere = kOp == Op::kWhere;
-  constexpr bool kUnary = IsUnaryElementwise(kOp);
-  constexpr int kValues = kUnary ? 1 : 2;
-  constexpr int kInputs = kWhere ? 3 : kValues;
-  constexpr int kFirstValue = kWhere ? 1 : 0;
-  // A host-scalar second operand of mul or a division: read once in the
-  // math type (narrow floats from float32, kTakesScalarInFloat), and for a
-  // division its reciprocal, as PyTorch's CUDA kernels take it.
-  M scalar_b{}, inverse_b{};
-  if constexpr (kTakesScalarInFloat<kOp, T> || kDividesByReciprocal<kOp, T>) {
-    if (args.scalar_divisor) {
-      if constexpr (kTakesScalarInFloat<kOp, T>)
-        scalar_b = Element<M>(args.inputs[1], DType::kFloat32, 0);
-      else
-        scalar_b = Math<T>::Load(Element<T>(args.inputs[1], args.compute, 0));
-      if constexpr (kDividesByReciprocal<kOp, T>) inverse_b = HostReciprocal(scalar_b);
+  static constexpr bool kWhere = kOp == Op::kWhere;
+  static constexpr bool kUnary = IsUnaryElementwise(kOp);
+  static constexpr int kValues = kUnary ? 1 : 2;
+  static constexpr int kInputs = kWhere ? 3 : kValues;
+  static constexpr int kFirstValue = kWhere ? 1 : 0;
+
+  __device__ __forceinline__ explicit ElementOp(const CudaElementwiseArgs& args) : args_(args) {
+    // A host-scalar second operand of mul or a division: read once in the
+    // math type (narrow floats from float32, kTakesScalarInFloat), and for
+    // a division its reciprocal, as PyTorch's CUDA kernels take it.
+    if constexpr (kTakesScalarInFloat<kOp, T> || kDividesByReciprocal<kOp, T>) {
+      if (args.scalar_divisor) {
+        if constexpr (kTakesScalarInFloat<kOp, T>)
+          scalar_b_ = Element<M>(args.inputs[1], DType::kFloat32, 0);
+        else
+          scalar_b_ = Math<T>::Load(Element<T>(args.inputs[1], args.compute, 0));
+        if constexpr (kDividesByReciprocal<kOp, T>) inverse_b_ = HostReciprocal(scalar_b_);
+      }
+    }
+    if constexpr (kOp == Op::kAdd) {
+      if (args.scaled) alpha_ = *reinterpret_cast<const M*>(args.inputs[2].value);
     }
   }
-  M alpha{};
-  if constexpr (kOp == Op::kAdd) {
-    if (args.scaled) alpha = *reinterpret_cast<const M*>(args.inputs[2].value);
-  }
-  const auto load = [&](const int64_t(&offsets)[kInputs]) {
+
+  // The operands of the element at each input's offset.
+  __device__ __forceinline__ Operands<T> Load(const int64_t (&offsets)[kInputs]) const {
     Operands<T> operands;
     if constexpr (kWhere) {
-      operands.condition = Element<bool>(args.inputs[0], DType::kBool, offsets[0]);
+      operands.condition = Element<bool>(args_.inputs[0], DType::kBool, offsets[0]);
     }
 #pragma unroll
     for (int v = 0; v < kValues; ++v) {
       operands.values[v] =
-          Element<T>(args.inputs[kFirstValue + v], args.compute, offsets[kFirstValue + v]);
+          Element<T>(args_.inputs[kFirstValue + v], args_.compute, offsets[kFirstValue + v]);
     }
     return operands;
-  };
-  // The result element, in the op's result storage type.
-  const auto result = [&](const Operands<T>& operands) {
+  }
+
+  // The operands of element i where every input is read at the output's index.
+  __device__ __forceinline__ Operands<T> LoadAtOwnIndex(int64_t i) const {
+    int64_t offsets[kInputs];
+#pragma unroll
+    for (int n = 0; n < kInputs; ++n) offsets[n] = i;
+    return Load(offsets);
+  }
+
+  // N consecutive elements from first, in whole packs.
+  template <int N>
+  __device__ __forceinline__ void LoadPacked(int64_t first, Operands<T> (&operands)[N]) const {
+    if constexpr (kWhere) {
+      bool conditions[N];
+      LoadElements(args_.inputs[0], DType::kBool, first, conditions);
+#pragma unroll
+      for (int k = 0; k < N; ++k) operands[k].condition = conditions[k];
+    }
+#pragma unroll
+    for (int v = 0; v < kValues; ++v) {
+      T values[N];
+      LoadElements(args_.inputs[kFirstValue + v], args_.compute, first, values);
+#pragma unroll
+      for (int k = 0; k < N; ++k) operands[k].values[v] = values[k];
+    }
+  }
+
+  __device__ __forceinline__ auto Result(const Operands<T>& operands) const {
     if constexpr (kWhere) {
       return operands.condition ? operands.values[0] : operands.values[1];
     } else if constexpr (kUnary) {
@@ -159,91 +192,106 @@ __global__ void ElementwiseKernel(CudaElementwiseArgs args, Walk walk) {
       using R = decltype(DeviceBinary<kOp, T>(M(), M()));
       const M x = Math<T>::Load(operands.values[0]);
       if constexpr (kOp == Op::kAdd) {
-        if (args.scaled) {
+        if (args_.scaled) {
           return StoreAs<ResultStorage<T, R>>(
-              ScaledAdd(x, Math<T>::Load(operands.values[1]), alpha));
+              ScaledAdd(x, Math<T>::Load(operands.values[1]), alpha_));
         }
       }
       if constexpr (kDividesByReciprocal<kOp, T>) {
-        if (args.scalar_divisor) {
+        if (args_.scalar_divisor) {
           return StoreAs<ResultStorage<T, R>>(
-              DeviceDivideByHostScalar<kOp, T>(x, scalar_b, inverse_b));
+              DeviceDivideByHostScalar<kOp, T>(x, scalar_b_, inverse_b_));
         }
       } else if constexpr (kTakesScalarInFloat<kOp, T>) {
-        if (args.scalar_divisor) {
+        if (args_.scalar_divisor) {
           bool unused = false;
-          return StoreAs<ResultStorage<T, R>>(Binary<kOp, T, true>(x, scalar_b, unused));
+          return StoreAs<ResultStorage<T, R>>(Binary<kOp, T, true>(x, scalar_b_, unused));
         }
       }
       return StoreAs<ResultStorage<T, R>>(
           DeviceBinary<kOp, T>(x, Math<T>::Load(operands.values[1])));
     }
-  };
-  using S = decltype(result(Operands<T>()));
-  S* const out = static_cast<S*>(args.out);
-  const auto at_own_index = [&](int64_t i) {
-    int64_t offsets[kInputs];
-#pragma unroll
-    for (int n = 0; n < kInputs; ++n) offsets[n] = i;
-    return load(offsets);
-  };
+  }
+
+  using Value = T;
+
+ private:
+  const CudaElementwiseArgs& args_;
+  M scalar_b_{}, inverse_b_{}, alpha_{};
+};
+
+// Walk::kPacked: kElementsPerThread consecutive elements a thread, in whole
+// packs; then the last numel % kElementsPerThread, one a thread.
+template <typename Element, typename S>
+__device__ __forceinline__ void WalkPacked(const Element& element, int64_t numel, S* out) {
+  constexpr int N = kElementsPerThread;
   const int64_t thread = int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   const int64_t num_threads = int64_t{gridDim.x} * blockDim.x;
-  if (walk == Walk::kPacked) {
-    constexpr int N = kElementsPerThread;
-    const int64_t packs = args.numel / N;
-    for (int64_t pack = thread; pack < packs; pack += num_threads) {
-      const int64_t first = pack * N;
-      Operands<T> operands[N];
-      if constexpr (kWhere) {
-        bool conditions[N];
-        LoadElements(args.inputs[0], DType::kBool, first, conditions);
+  const int64_t packs = numel / N;
+  for (int64_t pack = thread; pack < packs; pack += num_threads) {
+    const int64_t first = pack * N;
+    Operands<typename Element::Value> operands[N];
+    element.LoadPacked(first, operands);
+    Pack<S, N> results;
 #pragma unroll
-        for (int k = 0; k < N; ++k) operands[k].condition = conditions[k];
-      }
+    for (int k = 0; k < N; ++k) results.values[k] = element.Result(operands[k]);
+    StorePack<S, N>(out + first, results, true);
+  }
+  const int64_t i = packs * N + thread;
+  if (i < numel) out[i] = element.Result(element.LoadAtOwnIndex(i));
+}
+
+// Walk::kContiguous: kElementsPerThread elements a thread, blockDim apart,
+// all loaded before any is stored.
+template <typename Element, typename S>
+__device__ __forceinline__ void WalkContiguous(const Element& element, int64_t numel, S* out) {
+  const int64_t tile = int64_t{blockDim.x} * kElementsPerThread;
+  for (int64_t base = int64_t{blockIdx.x} * tile; base < numel; base += int64_t{gridDim.x} * tile) {
+    Operands<typename Element::Value> operands[kElementsPerThread];
 #pragma unroll
-      for (int v = 0; v < kValues; ++v) {
-        T values[N];
-        LoadElements(args.inputs[kFirstValue + v], args.compute, first, values);
-#pragma unroll
-        for (int k = 0; k < N; ++k) operands[k].values[v] = values[k];
-      }
-      Pack<S, N> results;
-#pragma unroll
-      for (int k = 0; k < N; ++k) results.values[k] = result(operands[k]);
-      StorePack<S, N>(out + first, results, true);
+    for (int k = 0; k < kElementsPerThread; ++k) {
+      const int64_t i = base + int64_t{k} * blockDim.x + threadIdx.x;
+      if (i < numel) operands[k] = element.LoadAtOwnIndex(i);
     }
-    // The last numel % N elements, one a thread.
-    const int64_t i = packs * N + thread;
-    if (i < args.numel) out[i] = result(at_own_index(i));
-  } else if (walk == Walk::kContiguous) {
-    const int64_t tile = int64_t{blockDim.x} * kElementsPerThread;
-    for (int64_t base = int64_t{blockIdx.x} * tile; base < args.numel;
-         base += int64_t{gridDim.x} * tile) {
-      Operands<T> operands[kElementsPerThread];
 #pragma unroll
-      for (int k = 0; k < kElementsPerThread; ++k) {
-        const int64_t i = base + int64_t{k} * blockDim.x + threadIdx.x;
-        if (i < args.numel) operands[k] = at_own_index(i);
-      }
-#pragma unroll
-      for (int k = 0; k < kElementsPerThread; ++k) {
-        const int64_t i = base + int64_t{k} * blockDim.x + threadIdx.x;
-        if (i < args.numel) out[i] = result(operands[k]);
-      }
+    for (int k = 0; k < kElementsPerThread; ++k) {
+      const int64_t i = base + int64_t{k} * blockDim.x + threadIdx.x;
+      if (i < numel) out[i] = element.Result(operands[k]);
     }
-  } else {
-    for (int64_t i = thread; i < args.numel; i += num_threads) {
-      int64_t offsets[kInputs] = {};
-      int64_t rest = i;
-      for (int d = args.rank - 1; d >= 0; --d) {
-        const int64_t index = rest % args.shape[d];
-        rest /= args.shape[d];
+  }
+}
+
+// Walk::kStrided: each input at its own strides, one element a thread.
+template <typename Element, typename S>
+__device__ __forceinline__ void WalkStrided(const Element& element, const CudaElementwiseArgs& args,
+                                            S* out) {
+  const int64_t thread = int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  const int64_t num_threads = int64_t{gridDim.x} * blockDim.x;
+  for (int64_t i = thread; i < args.numel; i += num_threads) {
+    int64_t offsets[Element::kInputs] = {};
+    int64_t rest = i;
+    for (int d = args.rank - 1; d >= 0; --d) {
+      const int64_t index = rest % args.shape[d];
+      rest /= args.shape[d];
 #pragma unroll
-        for (int n = 0; n < kInputs; ++n) offsets[n] += index * args.inputs[n].strides[d];
-      }
-      out[i] = result(load(offsets));
+      for (int n = 0; n < Element::kInputs; ++n) offsets[n] += index * args.inputs[n].strides[d];
     }
+    out[i] = element.Result(element.Load(offsets));
+  }
+}
+
+template <Op kOp, typename T>
+__global__ void ElementwiseKernel(CudaElementwiseArgs args, Walk walk) {
+  const ElementOp<kOp, T> element(args);
+  using S = decltype(element.Result(Operands<T>()));  // the result's storage type
+  S* const out = static_cast<S*>(args.out);
+  switch (walk) {
+    case Walk::kPacked:
+      return WalkPacked(element, args.numel, out);
+    case Walk::kContiguous:
+      return WalkContiguous(element, args.numel, out);
+    case Walk::kStrided:
+      return WalkStrided(element, args, out);
   }
 }
 

@@ -151,10 +151,6 @@ at::Scalar ToTorchScalar(const Operand& operand) {
   std::abort();
 }
 
-}  // namespace
-
-namespace {
-
 // The PyTorch call that computes `op`, from its row: its name, or the alias
 // that names a call with a keyword ("div(rounding_mode=floor)"); a scan runs
 // along dim 0.

@@ -71,7 +71,7 @@ std::string Usage() {
   return R"(usage:
   promote [--policy=P] [--default-dtype=float32|float64] OPERAND...
       prints the result dtype of an operation on the operands; P is torch
-      (the default), array_api, numpy, jax, jax_x32 or jax_strict
+      (the default), array_api, numpy, jax, jax_x32, jax_strict or mlx
   promote explain [flags] OPERAND...   how that dtype was derived, step by step
   promote table [--policy=P]           the policy's pairwise table, as Markdown
   promote diff A B                     every operand pair on which policies A

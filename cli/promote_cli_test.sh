@@ -71,6 +71,10 @@ weak=$(printf '%s\n' '--policy=numpy int8 300' '--policy=jax int8 300' \
 [[ "$(sed -n 7p <<<"$weak")" == "numpy -> jax: "*" operand pairs differ"* ]] || fail "diff: $weak"
 [ "$("$promote" table --policy=numpy | wc -l)" -eq 16 ] || fail "the numpy table should have 14 rows"
 [ "$("$promote" table --policy=jax | wc -l)" -eq 22 ] || fail "the jax table should have 20 rows"
+# MLX: mx.array([0], mx.uint64) + mx.array([0], mx.int64) is float32; the
+# three-operand fold is float32 too (int8 + uint64 is a float32 array).
+[ "$("$promote" --policy=mlx uint64 int64)" = float32 ] || fail "mlx uint64 int64"
+[ "$("$promote" --policy=mlx int8 uint64 float16)" = float32 ] || fail "mlx int8 uint64 float16"
 # diff lists each differing pair once, under its group; numpy and jax differ
 # on int32 + float16 (float64 and float16) and on int8 + 300 (error and int8).
 diff_out=$("$promote" diff numpy jax) || fail "diff exited non-zero"

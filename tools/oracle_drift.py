@@ -38,6 +38,7 @@ CASE_FILES = [
     ("tests/array_api/generate_op_cases.py", "tests/array_api/op_cases.tsv",
      ["array-api-strict"]),
     ("tests/jax/generate_op_cases.py", "tests/jax/op_cases.tsv", ["jax", "jaxlib", "ml_dtypes"]),
+    ("tests/mlx/generate_cases.py", "tests/mlx/cases.tsv", ["mlx", "mlx-cpu"]),
 ]
 
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The whole test suite: installs what is missing, checks the oracle data
-# against live array-api-strict, NumPy, JAX, ml_dtypes and PyTorch, that
+# against live array-api-strict, NumPy, JAX, MLX, ml_dtypes and PyTorch, that
 # includes run down the layers only (tools/check_layers.py, after its own
 # self-test), that `pip install ./torch_extension` compiles what Bazel
 # links into the extension, that every file path the docs and comments name
@@ -19,6 +19,7 @@ python3 tests/ops/generate_cases.py --check tests/ops/cases.tsv
 python3 tests/numpy/generate_op_cases.py --check tests/numpy/op_cases.tsv
 python3 tests/array_api/generate_op_cases.py --check tests/array_api/op_cases.tsv
 python3 tests/jax/generate_op_cases.py --check tests/jax/op_cases.tsv
+python3 tests/mlx/generate_cases.py --check tests/mlx/cases.tsv
 python3 tools/check_layers_test.py
 python3 tools/check_layers.py
 python3 tools/check_extension_sources.py

@@ -34,7 +34,7 @@ static_assert(ONEFLOW_PROMOTE_POLICY_TORCH == static_cast<int>(Policy::kTorch) &
               ONEFLOW_PROMOTE_POLICY_JAX == static_cast<int>(Policy::kJax) &&
               ONEFLOW_PROMOTE_POLICY_JAX_X32 == static_cast<int>(Policy::kJaxX32) &&
               ONEFLOW_PROMOTE_POLICY_JAX_STRICT == static_cast<int>(Policy::kJaxStrict) &&
-              kNumPolicies == 6);
+              ONEFLOW_PROMOTE_POLICY_MLX == static_cast<int>(Policy::kMlx) && kNumPolicies == 7);
 
 }  // namespace
 

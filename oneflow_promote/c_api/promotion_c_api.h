@@ -20,15 +20,16 @@ extern "C" {
 
 /* Promotion policies (the `policy` arguments), as oneflow_promote::Policy:
  * PyTorch 2.15, the Array API standard 2025.12, NumPy 2 (NEP 50), and JAX
- * with x64, without it (64-bit dtypes canonicalized to 32 bits), and with
- * jax_numpy_dtype_promotion='strict'. */
+ * with x64, without it (64-bit dtypes canonicalized to 32 bits), with
+ * jax_numpy_dtype_promotion='strict', and MLX 0.32. */
 enum {
   ONEFLOW_PROMOTE_POLICY_TORCH = 0,
   ONEFLOW_PROMOTE_POLICY_ARRAY_API = 1,
   ONEFLOW_PROMOTE_POLICY_NUMPY = 2,
   ONEFLOW_PROMOTE_POLICY_JAX = 3,
   ONEFLOW_PROMOTE_POLICY_JAX_X32 = 4,
-  ONEFLOW_PROMOTE_POLICY_JAX_STRICT = 5
+  ONEFLOW_PROMOTE_POLICY_JAX_STRICT = 5,
+  ONEFLOW_PROMOTE_POLICY_MLX = 6
 };
 
 /* What an operand is (oneflow_promote_operand.kind). */

@@ -58,7 +58,11 @@ int main(void) {
   CHECK(strstr(error, "200") != NULL);
   CHECK(oneflow_promote_promote_types(code("int8"), code("int8"), 7, &result, error,
                                       sizeof error) != 0);
-  CHECK(strstr(error, "5 (jax_strict)") != NULL);
+  CHECK(strstr(error, "6 (mlx)") != NULL);
+  /* mx.array([1], mx.uint64) + mx.array([1], mx.int8) -> float32 */
+  CHECK(oneflow_promote_promote_types(code("uint64"), code("int8"), ONEFLOW_PROMOTE_POLICY_MLX,
+                                      &result, error, sizeof error) == 0 &&
+        result == code("float32"));
   /* np.promote_types(np.int64, np.uint64) -> float64 */
   CHECK(oneflow_promote_promote_types(code("int64"), code("uint64"), numpy, &result, error,
                                       sizeof error) == 0 &&

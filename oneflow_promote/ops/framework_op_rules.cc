@@ -304,6 +304,7 @@ const FrameworkOp* FrameworkOpOf(Op op, Policy policy) {
     case Policy::kJaxStrict:
       return &spec.jax;
     case Policy::kTorch:
+    case Policy::kMlx:
       break;
   }
   return nullptr;
@@ -321,6 +322,8 @@ absl::string_view FrameworkName(Policy policy) {
     case Policy::kJaxX32:
     case Policy::kJaxStrict:
       return "jax.numpy";
+    case Policy::kMlx:
+      return "MLX";
   }
   return "no framework";
 }

@@ -13,7 +13,7 @@
 // Where it differs from OneFlow, on purpose:
 //  - floors (AddInputs' lowest dtype) apply in promote mode too;
 //  - integers become the configured default dtype, not a fixed float32;
-//  - the policy (torch, array_api, numpy, jax, jax_x32, jax_strict) is a
+//  - the policy (torch, array_api, numpy, jax, jax_x32, jax_strict, mlx) is a
 //    parameter, and an execution context (stream, threads) reaches every
 //    cast;
 //  - the common dtype is the promotion lattice's join, with no invalid

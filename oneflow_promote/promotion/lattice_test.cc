@@ -66,7 +66,7 @@ TEST(Lattice, AssociativeOnEachLattice) {
         EXPECT_EQ(Fold(PromoteTypes(a, b, Policy::kTorch), c, Policy::kTorch),
                   Fold(PromoteTypes(b, c, Policy::kTorch), a, Policy::kTorch));
       }
-  // Not jax: see JaxDTypesAssociateOnlyAsNodes.
+  // Not jax or mlx: see JaxDTypesAssociateOnlyAsNodes.
   for (Policy policy : {Policy::kArrayApi, Policy::kJaxX32, Policy::kJaxStrict}) {
     for (DType a : kAllDTypes)
       for (DType b : kAllDTypes)

@@ -22,6 +22,7 @@ static_assert(il::SatisfiesJoinLaws(ArrayApiLattice::kJoin));
 static_assert(il::SatisfiesJoinLaws(JaxLattice::kJoin));
 static_assert(il::SatisfiesJoinLaws(JaxX32Lattice::kJoin));
 static_assert(il::SatisfiesJoinLaws(JaxStrictLattice::kJoin));
+static_assert(il::SatisfiesJoinLaws(MlxLattice::kJoin));
 static_assert(il::IsAcyclic(NumpyOrder::kUp), "NumPy's safe casts must form a partial order");
 
 // kNumpyDepartures lists every pair of NumPy's order that has no least upper
@@ -86,6 +87,7 @@ constexpr DType kArrayApiDTypes[] = {
 static_assert(std::size(kArrayApiDTypes) == DTypesOf<Policy::kArrayApi>().size());
 constexpr auto kNumpyDTypes = DTypesOf<Policy::kNumpy>();
 constexpr auto kJaxDTypes = DTypesOf<Policy::kJax>();
+constexpr auto kMlxDTypes = DTypesOf<Policy::kMlx>();
 
 std::string DescribeDType(DType dtype) {
   if (IsValid(dtype)) return std::string(Name(dtype));
@@ -108,6 +110,8 @@ absl::string_view PolicyName(Policy policy) {
       return "jax_x32";
     case Policy::kJaxStrict:
       return "jax_strict";
+    case Policy::kMlx:
+      return "mlx";
   }
   return "invalid";
 }
@@ -134,6 +138,8 @@ absl::Span<const DType> PolicyDTypes(Policy policy) {
     case Policy::kJaxX32:
     case Policy::kJaxStrict:
       return kJaxDTypes;
+    case Policy::kMlx:
+      return kMlxDTypes;
   }
   return {};
 }
@@ -152,7 +158,7 @@ std::string promotion_internal::NoPromotionMessage(absl::string_view a, absl::st
               ? ". To avoid unintended promotion, 8-bit floats do not support implicit promotion"
               : "");
     default:
-      // array-api-strict's wording; torch's core lattice and NumPy have no such pair.
+      // array-api-strict's wording; torch's core lattice, NumPy and MLX have no such pair.
       return absl::StrCat(a, " and ", b, " cannot be type promoted together");
   }
 }

@@ -1,7 +1,7 @@
 // Promotion policies and PromoteTypes: the dtype two operands of one kind
 // promote to, derived at compile time from each policy's edges
-// (internal/policy_edges.h): torch, array_api, numpy, jax, jax_x32 and
-// jax_strict.
+// (internal/policy_edges.h): torch, array_api, numpy, jax, jax_x32,
+// jax_strict and mlx.
 //
 //   constexpr Promotion p = PromoteTypes(DType::kUInt8, DType::kInt8, Policy::kTorch);
 //   static_assert(p.ok() && p.dtype() == DType::kInt16);
@@ -45,10 +45,14 @@ enum class Policy : uint8_t {
   // JAX with jax_numpy_dtype_promotion='strict' (and x64): only weak
   // Python scalars promote.
   kJaxStrict,
+  // MLX 0.32: JAX's lattice without complex128, Python scalars weak nodes
+  // that stand for int32, float32 and complex64.
+  kMlx,
 };
 
 inline constexpr Policy kAllPolicies[] = {Policy::kTorch, Policy::kArrayApi, Policy::kNumpy,
-                                          Policy::kJax,   Policy::kJaxX32,   Policy::kJaxStrict};
+                                          Policy::kJax,   Policy::kJaxX32,   Policy::kJaxStrict,
+                                          Policy::kMlx};
 inline constexpr int kNumPolicies = static_cast<int>(std::size(kAllPolicies));
 
 // True for the values a Policy variable may legally hold (foreign values
@@ -57,7 +61,7 @@ inline constexpr int kNumPolicies = static_cast<int>(std::size(kAllPolicies));
   return static_cast<unsigned>(policy) < static_cast<unsigned>(kNumPolicies);
 }
 
-// "torch", "array_api", "numpy", "jax", "jax_x32" or "jax_strict".
+// "torch", "array_api", "numpy", "jax", "jax_x32", "jax_strict" or "mlx".
 [[nodiscard]] absl::string_view PolicyName(Policy policy);
 [[nodiscard]] absl::StatusOr<Policy> ParsePolicy(absl::string_view name);
 
@@ -68,11 +72,13 @@ using ArrayApiLattice = Lattice<kArrayApiEdges>;
 using JaxLattice = Lattice<kJaxEdges>;
 using JaxX32Lattice = Lattice<kJaxX32Edges>;
 using JaxStrictLattice = Lattice<kJaxStrictEdges>;
+using MlxLattice = Lattice<kMlxEdges>;
 using NumpyOrder = Order<kNumpyEdges>;
 
 // The dtypes a policy gives meaning to; any other dtype is an error in it.
 // Torch: all of them. Array API: the 13 the standard defines. NumPy: those
-// and float16. JAX: all but complex32 and bcomplex32.
+// and float16. JAX: all but complex32 and bcomplex32. MLX: JAX's without
+// float8 and complex128.
 [[nodiscard]] absl::Span<const DType> PolicyDTypes(Policy policy);
 
 // Why two dtypes have no promotion.
@@ -152,6 +158,8 @@ using PromotionTable = std::array<std::array<uint8_t, kNumDTypes>, kNumDTypes>;
     case Policy::kJaxX32:
     case Policy::kJaxStrict:
       return InJax(d);
+    case Policy::kMlx:
+      return InMlx(d);
   }
   return false;
 }
@@ -177,8 +185,13 @@ using PromotionTable = std::array<std::array<uint8_t, kNumDTypes>, kNumDTypes>;
 
 // The dtype a weak node stands for once a result is weak: the default int,
 // float and complex dtypes (NumPy's and JAX's with x64: int64, float64,
-// complex128).
+// complex128; MLX's: int32, float32, complex64).
 [[nodiscard]] constexpr DType WeakDefault(WeakScalar weak, Policy policy) {
+  if (policy == Policy::kMlx) {
+    return weak == WeakScalar::kInt     ? DType::kInt32
+           : weak == WeakScalar::kFloat ? DType::kFloat32
+                                        : DType::kComplex64;
+  }
   switch (weak) {
     case WeakScalar::kInt:
       return CanonicalDType(DType::kInt64, policy);
@@ -207,7 +220,7 @@ using PromotionTable = std::array<std::array<uint8_t, kNumDTypes>, kNumDTypes>;
 inline constexpr promotion_internal::JoinTable kNumpyJoin = BuildNumpyJoin();
 
 // How two nodes promote under a policy whose Python scalars are weak nodes
-// (NumPy and JAX): a node index, or a negative promotion_internal code.
+// (NumPy, JAX and MLX): a node index, or a negative promotion_internal code.
 [[nodiscard]] constexpr const promotion_internal::JoinTable& NodeJoins(Policy policy) {
   switch (policy) {
     case Policy::kNumpy:
@@ -218,6 +231,8 @@ inline constexpr promotion_internal::JoinTable kNumpyJoin = BuildNumpyJoin();
       return JaxX32Lattice::kJoin;
     case Policy::kJaxStrict:
       return JaxStrictLattice::kJoin;
+    case Policy::kMlx:
+      return MlxLattice::kJoin;
     case Policy::kTorch:
       return TorchLattice::kJoin;
     case Policy::kArrayApi:
@@ -271,6 +286,7 @@ inline constexpr PromotionTable kTables[] = {
     BuildTable<JoinEntry<Policy::kJax>>(),
     BuildTable<JoinEntry<Policy::kJaxX32>>(),
     BuildTable<JoinEntry<Policy::kJaxStrict>>(),
+    BuildTable<JoinEntry<Policy::kMlx>>(),
 };
 static_assert(std::size(kTables) == kNumPolicies, "one table per policy");
 
@@ -318,8 +334,9 @@ static_assert(std::size(kTables) == kNumPolicies, "one table per policy");
 // Torch (c10::canCast): false only for complex -> non-complex,
 // floating -> integral, and non-bool -> bool.
 // NumPy: "same_kind" casting, the default of a ufunc's out=.
-// Array API and JAX: `to` must be what from and to promote to (can_cast's
-// "safe", JAX's dtypes.safe_to_cast), after JAX's canonicalization.
+// Array API, JAX and MLX: `to` must be what from and to promote to
+// (can_cast's "safe", JAX's dtypes.safe_to_cast, mx.can_cast), after
+// JAX's canonicalization.
 [[nodiscard]] constexpr bool CanCast(DType from, DType to, Policy policy) {
   if (!IsValid(from) || !IsValid(to) || !IsValid(policy)) return false;
   if (policy == Policy::kTorch) {

@@ -290,6 +290,7 @@ absl::StatusOr<DType> ResultTypeImpl(absl::Span<const Operand> operands, Policy 
     case Policy::kJax:
     case Policy::kJaxX32:
     case Policy::kJaxStrict:
+    case Policy::kMlx:
       return promotion_internal::WeakScalarResultType(operands, policy, trace);
   }
   return absl::InvalidArgumentError(

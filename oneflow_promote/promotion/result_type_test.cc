@@ -236,6 +236,32 @@ TEST(ResultType, JaxStrictPromotesOnlyWeakScalars) {
       << r.status();
 }
 
+// MLX 0.32's answers, read from mx.add and mx.result_type on the CPU
+// (tests/mlx/cases.tsv holds every case).
+TEST(ResultType, MlxFoldsLeftToRightThroughArrays) {
+  auto mlx = [](std::vector<Operand> ops) { return ResultType(ops, Policy::kMlx); };
+  // uint64 + int64 is the weak float, an array of float32 at once.
+  EXPECT_EQ(*mlx({T(DType::kUInt64), T(DType::kInt64)}), DType::kFloat32);
+  EXPECT_EQ(*mlx({T(DType::kInt8), T(DType::kUInt64), T(DType::kFloat16)}), DType::kFloat32);
+  EXPECT_EQ(*mlx({T(DType::kFloat16), T(DType::kInt8), T(DType::kUInt64)}), DType::kFloat16);
+  EXPECT_EQ(*mlx({T(DType::kFloat64), T(DType::kComplex64)}), DType::kComplex64);
+  // Python scalars take the array's dtype; bool with a Python int is int32.
+  EXPECT_EQ(*mlx({T(DType::kInt8), Operand::PyInt(-1)}), DType::kInt8);
+  EXPECT_EQ(*mlx({T(DType::kBool), Operand::PyInt(int64_t{1} << 40)}), DType::kInt32);
+  EXPECT_EQ(*mlx({T(DType::kUInt8), Operand::PyFloat(2.5)}), DType::kFloat32);
+  EXPECT_EQ(*mlx({T(DType::kFloat64), Operand::PyComplex({0, 1})}), DType::kComplex64);
+  // Only a narrow integer dtype checks a Python int's range.
+  EXPECT_FALSE(mlx({T(DType::kInt8), Operand::PyInt(300)}).ok());
+  EXPECT_FALSE(mlx({T(DType::kUInt32), Operand::PyInt(-1)}).ok());
+  EXPECT_EQ(*mlx({T(DType::kUInt64), Operand::PyInt(-1)}), DType::kUInt64);
+  EXPECT_FALSE(mlx({T(DType::kUInt64), Operand::PyInt(absl::int128(1) << 63)}).ok());
+  // Python scalars alone are arrays of their own: an int beyond int32 is int64.
+  EXPECT_EQ(*mlx({Operand::PyInt(2), Operand::PyInt(3)}), DType::kInt32);
+  EXPECT_EQ(*mlx({Operand::PyInt(int64_t{1} << 40), Operand::PyBool(true)}), DType::kInt64);
+  EXPECT_EQ(*mlx({Operand::PyInt(int64_t{1} << 40), Operand::PyFloat(1.5)}), DType::kFloat32);
+  EXPECT_FALSE(mlx({T(DType::kComplex128)}).ok());
+}
+
 TEST(ResultType, DTypesOutsideAPolicyAreNamed) {
   const absl::StatusOr<DType> r = Numpy({T(DType::kInt8), T(DType::kBFloat16)});
   ASSERT_FALSE(r.ok());

@@ -1,8 +1,9 @@
-// ResultType under NumPy's and JAX's policies: each operand is a node of the
+// ResultType under NumPy's, JAX's and MLX's policies: each operand is a node of the
 // policy's order (a dtype, or a Python scalar's weak node), the nodes are
 // joined, a weak result stands for the policy's default dtype of its kind,
 // and Python ints are then checked as the library checks them.
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -42,6 +43,9 @@ absl::string_view PolicyHeading(Policy policy) {
     case Policy::kJaxX32:
       return "policy jax_x32 (x64 off: 64-bit dtypes are canonicalized to 32 bits; Python int, "
              "float and complex are weak nodes of the lattice)";
+    case Policy::kMlx:
+      return "policy mlx (JAX's lattice without complex128; Python int, float and complex are "
+             "weak nodes standing for int32, float32 and complex64)";
     default:
       return "policy jax_strict (only Python scalars, the weak nodes, promote with other types)";
   }
@@ -100,6 +104,14 @@ std::optional<size_t> NumpyLeader(absl::Span<const Operand> operands) {
   return leader;
 }
 
+absl::Status OutOfBounds(absl::Span<const Operand> operands, size_t i, DType bound,
+                         absl::string_view whose, absl::string_view tail) {
+  const IntRange range = RangeOf(bound);
+  return absl::InvalidArgumentError(
+      absl::StrCat(OperandLabel(operands, i), " is out of bounds for ", Name(bound), ", ", whose,
+                   " (", FormatInt128(range.min), " to ", FormatInt128(range.max), ")", tail));
+}
+
 // NumPy converts a Python int to the dtype it computes in; JAX first to its
 // default int, whatever the other operands are.
 absl::Status CheckPythonInts(absl::Span<const Operand> operands, DType result, Policy policy,
@@ -111,18 +123,68 @@ absl::Status CheckPythonInts(absl::Span<const Operand> operands, DType result, P
     const Operand& op = operands[i];
     if (op.kind() != Operand::Kind::kPyInt) continue;
     if (!InRange(op.int_value(), bound)) {
-      const IntRange range = RangeOf(bound);
-      return absl::InvalidArgumentError(absl::StrCat(
-          OperandLabel(operands, i), " is out of bounds for ", Name(bound),
-          numpy ? ", the dtype NumPy computes in" : ", JAX's default int",
-          absl::StrCat(" (", FormatInt128(range.min), " to ", FormatInt128(range.max), ")"),
-          numpy ? "" : absl::StrCat(", with which the result is ", Name(result)),
-          numpy ? ": NumPy raises OverflowError" : ": JAX raises OverflowError"));
+      return numpy ? OutOfBounds(operands, i, bound, "the dtype NumPy computes in",
+                                 ": NumPy raises OverflowError")
+                   : OutOfBounds(operands, i, bound, "JAX's default int",
+                                 absl::StrCat(", with which the result is ", Name(result),
+                                              ": JAX raises OverflowError"));
     }
     TRACE(trace, OperandLabel(operands, i), " fits ", Name(bound),
           numpy ? "" : ", JAX's default int");
   }
   return absl::OkStatus();
+}
+
+// MLX reads a Python int as an int64 (std::bad_cast beyond) and converts it
+// to the array dtype it meets, checking the range of integer dtypes narrower
+// than 64 bits only; beside a bool array it becomes an int32 unchecked.
+absl::Status CheckMlxInt(absl::Span<const Operand> operands, size_t i, Node met) {
+  const Operand& op = operands[i];
+  if (op.kind() != Operand::Kind::kPyInt) return absl::OkStatus();
+  if (!InRange(op.int_value(), DType::kInt64)) {
+    return OutOfBounds(operands, i, DType::kInt64, "which MLX reads it as",
+                       ": MLX raises RuntimeError (std::bad_cast)");
+  }
+  if (met.is_dtype() && IsIntegral(met.dtype()) && ItemSize(met.dtype()) < 8 &&
+      !InRange(op.int_value(), met.dtype())) {
+    return OutOfBounds(operands, i, met.dtype(), "the array dtype MLX converts it to",
+                       ": MLX raises ValueError");
+  }
+  return absl::OkStatus();
+}
+
+// A Python int alone, or among Python scalars only, is an int32 array, or
+// an int64 one beyond int32's range.
+bool MlxWideInt(const Operand& op) {
+  return op.kind() == Operand::Kind::kPyInt && !InRange(op.int_value(), DType::kInt32);
+}
+
+// MLX promotes as its binary ops and mx.result_type do, left to right, and
+// each step's result is an array: a weak join stands for its default dtype
+// at once, so (int8 + uint64) + float16 is float32 where the join of all
+// three is float16.
+absl::StatusOr<DType> MlxResultType(absl::Span<const Operand> operands, Trace& trace) {
+  constexpr Policy kMlx = Policy::kMlx;
+  ASSIGN_OR_RETURN(Node result, NodeOf(operands, 0, kMlx, trace));
+  if (operands.size() == 1) {
+    RETURN_IF_ERROR(CheckMlxInt(operands, 0, result));
+    return MlxWideInt(operands[0]) ? DType::kInt64 : Materialize(result, kMlx);
+  }
+  for (size_t i = 1; i < operands.size(); ++i) {
+    ASSIGN_OR_RETURN(const Node node, NodeOf(operands, i, kMlx, trace));
+    const Node join = Node::FromIndex(MlxLattice::kJoin[result.index()][node.index()]);
+    if (i == 1) RETURN_IF_ERROR(CheckMlxInt(operands, 0, join));
+    RETURN_IF_ERROR(CheckMlxInt(operands, i, join));
+    DType dtype = Materialize(join, kMlx);
+    if (i == 1 && !operands[0].is_tensor() && !operands[1].is_tensor() &&
+        join == Node(WeakScalar::kInt) && (MlxWideInt(operands[0]) || MlxWideInt(operands[1]))) {
+      dtype = DType::kInt64;
+    }
+    TRACE(trace, "promote(", NodeName(result), ", ", NodeName(node), ") = ", Name(dtype),
+          join.is_dtype() ? "" : ": MLX's result is an array of the weak node's dtype");
+    result = Node(dtype);
+  }
+  return result.dtype();
 }
 
 }  // namespace
@@ -133,6 +195,7 @@ absl::StatusOr<DType> WeakScalarResultType(absl::Span<const Operand> operands, P
   if (operands.empty()) {
     return absl::InvalidArgumentError("ResultType needs at least one operand");
   }
+  if (policy == Policy::kMlx) return MlxResultType(operands, trace);
   const promotion_internal::JoinTable& joins = NodeJoins(policy);
   const std::optional<size_t> leader =
       policy == Policy::kNumpy ? NumpyLeader(operands) : std::nullopt;

@@ -85,7 +85,7 @@ void CheckOpName(absl::string_view s) {
 void CheckPolicyName(absl::string_view s) {
   const absl::StatusOr<Policy> parsed = ParsePolicy(s);
   const bool listed = s == "torch" || s == "array_api" || s == "numpy" || s == "jax" ||
-                      s == "jax_x32" || s == "jax_strict";
+                      s == "jax_x32" || s == "jax_strict" || s == "mlx";
   FUZZ_CHECK(parsed.ok() == listed, "ParsePolicy(%s) ok=%d", Quoted(s).c_str(), parsed.ok());
   if (parsed.ok()) {
     FUZZ_CHECK(PolicyName(*parsed) == s, "PolicyName(ParsePolicy(%s)) differs", Quoted(s).c_str());

@@ -1,8 +1,9 @@
 // Fuzzes ResultType on lists of 1 to 8 operands under every policy and
-// both default dtypes: under torch and array_api against a slow fold
+// both default dtypes: under torch, array_api and mlx against a slow fold
 // written here from the rules (docs/promotion.md; PyTorch's
-// at::native::result_type for torch, the Array API standard for array_api),
-// sharing only PromoteTypes on pairs with the library; under the JAX
+// at::native::result_type for torch, the Array API standard for array_api,
+// MLX's Python to_arrays for mlx), sharing only PromoteTypes on pairs with
+// the library; under the JAX
 // policies, whose join is a lattice's, the answer must not depend on the
 // operands' order (NumPy's, per np.result_type, must not either). Under
 // every policy ExplainResultType must end in the same answer.
@@ -10,7 +11,8 @@
 // Input, field by field (ByteReader; missing bytes read as 0):
 //   settings: bit 0 array_api, bit 1 float64 default, bit 2 the default
 //             dtype is the next byte taken as a raw dtype (often invalid),
-//             bit 3 one of numpy, jax, jax_x32, jax_strict by bits 4-5
+//             bit 3 one of numpy, jax, jax_x32, jax_strict, mlx by
+//             bits 4-6 % 5
 //   count:    1 + byte % 8 operands, each:
 //     kind:   byte % 6: 0 tensor with ndim 1 + (byte >> 3) % 4, 1 0-d tensor,
 //             2 Python bool, 3 int, 4 float, 5 complex
@@ -23,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <string>
@@ -239,8 +242,8 @@ Input Decode(const uint8_t* data, size_t size) {
   in.policy = settings & 1 ? Policy::kArrayApi : Policy::kTorch;
   if (settings & 8) {
     constexpr Policy kWeakScalarPolicies[] = {Policy::kNumpy, Policy::kJax, Policy::kJaxX32,
-                                              Policy::kJaxStrict};
-    in.policy = kWeakScalarPolicies[(settings >> 4) & 3];
+                                              Policy::kJaxStrict, Policy::kMlx};
+    in.policy = kWeakScalarPolicies[((settings >> 4) & 7) % std::size(kWeakScalarPolicies)];
   }
   in.options.default_dtype = settings & 2 ? DType::kFloat64 : DType::kFloat32;
   if (settings & 4) in.options.default_dtype = static_cast<DType>(r.Byte());
@@ -283,6 +286,63 @@ std::string Describe(const Input& in) {
                       static_cast<int>(in.options.default_dtype), ": ", absl::StrJoin(parts, ", "));
 }
 
+bool InRange(absl::int128 value, DType d) {
+  absl::int128 lo, hi;
+  IntRange(d, lo, hi);
+  return value >= lo && value <= hi;
+}
+
+// MLX's Python layer, restated: to_array of a scalar beside an array of
+// dtype `other` (none: among scalars only), then promote_types on arrays.
+Outcome MlxArrayOf(const Operand& op, std::optional<DType> other) {
+  switch (op.kind()) {
+    case Operand::Kind::kTensor:
+      return InMlx(op.dtype()) ? Outcome(op.dtype()) : std::nullopt;
+    case Operand::Kind::kPyBool:
+      return other.value_or(DType::kBool);
+    case Operand::Kind::kPyInt: {
+      if (!InRange(op.int_value(), DType::kInt64)) return std::nullopt;  // std::bad_cast
+      if (!other) return InRange(op.int_value(), DType::kInt32) ? DType::kInt32 : DType::kInt64;
+      if (*other == DType::kBool) return DType::kInt32;
+      if (Integer(*other) && ItemSize(*other) < 8 && !InRange(op.int_value(), *other)) {
+        return std::nullopt;  // "would result in overflow"
+      }
+      return *other;
+    }
+    case Operand::Kind::kPyFloat:
+      return other && Floating(*other) ? *other : DType::kFloat32;
+    case Operand::Kind::kPyComplex:
+      return DType::kComplex64;
+  }
+  return std::nullopt;
+}
+
+// mx.add folded left to right: each step's result is an array.
+Outcome MlxFold(const Input& in) {
+  const Operand& first = in.operands[0];
+  if (in.operands.size() == 1) return MlxArrayOf(first, std::nullopt);
+  Outcome acc;
+  for (size_t i = 1; i < in.operands.size(); ++i) {
+    const Operand& op = in.operands[i];
+    Outcome a, b;
+    if (i == 1 && !first.is_tensor()) {
+      b = MlxArrayOf(op, std::nullopt);
+      if (op.is_tensor()) {
+        a = b ? MlxArrayOf(first, *b) : std::nullopt;
+      } else {
+        a = MlxArrayOf(first, std::nullopt);
+      }
+    } else {
+      a = i == 1 ? MlxArrayOf(first, std::nullopt) : acc;
+      b = a ? MlxArrayOf(op, *a) : std::nullopt;
+    }
+    if (!a || !b) return std::nullopt;
+    acc = Promote(*a, *b, Policy::kMlx);
+    if (!acc) return std::nullopt;
+  }
+  return acc;
+}
+
 std::string OutcomeName(const Outcome& o) { return o ? std::string(Name(*o)) : "error"; }
 
 }  // namespace
@@ -295,8 +355,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const absl::StatusOr<DType> got = ResultType(in.operands, in.policy, in.options);
   const Outcome got_outcome = got.ok() ? Outcome(*got) : std::nullopt;
   Outcome want;
-  if (in.policy == Policy::kTorch || in.policy == Policy::kArrayApi) {
-    want = in.policy == Policy::kTorch ? TorchFold(in) : ArrayApiFold(in);
+  const bool folds =
+      in.policy == Policy::kTorch || in.policy == Policy::kArrayApi || in.policy == Policy::kMlx;
+  if (folds) {
+    want = in.policy == Policy::kTorch      ? TorchFold(in)
+           : in.policy == Policy::kArrayApi ? ArrayApiFold(in)
+                                            : MlxFold(in);
   } else {
     const std::vector<Operand> reversed(in.operands.rbegin(), in.operands.rend());
     const absl::StatusOr<DType> backwards = ResultType(reversed, in.policy, in.options);
@@ -305,8 +369,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(
       got_outcome == want, "ResultType gave %s, the %s %s, for %s",
       got.ok() ? OutcomeName(got_outcome).c_str() : std::string(got.status().message()).c_str(),
-      in.policy == Policy::kTorch || in.policy == Policy::kArrayApi ? "fold" : "reversed operands",
-      OutcomeName(want).c_str(), Describe(in).c_str());
+      folds ? "fold" : "reversed operands", OutcomeName(want).c_str(), Describe(in).c_str());
   if (!got.ok()) {
     FUZZ_CHECK(got.status().code() == absl::StatusCode::kInvalidArgument &&
                    !got.status().message().empty(),

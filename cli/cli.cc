@@ -203,6 +203,8 @@ absl::string_view FrameworkRuleText(ops::FrameworkRule rule) {
       return "bool to int32";
     case ops::FrameworkRule::kBoolToDefaultInt:
       return "bool to the default int";
+    case ops::FrameworkRule::kBoolToUInt8:
+      return "bool to uint8";
     case ops::FrameworkRule::kAccumulate:
       return "narrow integers and bool to the default (unsigned) int";
     case ops::FrameworkRule::kDouble:
@@ -214,6 +216,8 @@ absl::string_view FrameworkRuleText(ops::FrameworkRule rule) {
     case ops::FrameworkRule::kInexactRealPart:
       return "integers and bool to a float; complex returns its real part's dtype";
     case ops::FrameworkRule::kIndex:
+      return "returns the index dtype";
+    case ops::FrameworkRule::kCount:
       return "returns the default int";
     case ops::FrameworkRule::kUInt8:
       return "returns uint8";
@@ -233,6 +237,8 @@ absl::string_view FrameworkCheckText(ops::FrameworkCheck check) {
       return "no negative Python int shift";
     case ops::FrameworkCheck::kAtLeast1D:
       return "no 0-d array";
+    case ops::FrameworkCheck::kArraysOnly:
+      return "no Python scalar";
   }
   return "";
 }
@@ -257,6 +263,8 @@ std::string FrameworkOpsTableMarkdown(Policy policy) {
     }
     std::string rule(FrameworkRuleText(framework.rule));
     if (framework.exact_loop) absl::StrAppend(&rule, "; its own loop only");
+    if (framework.zero_dim_unchanged) absl::StrAppend(&rule, "; a 0-d array as it is");
+    if (framework.scalars_as_arrays) absl::StrAppend(&rule, "; Python scalars as arrays");
     lines.push_back(absl::StrCat("| `", ops::OpName(op), "` | ", absl::StrJoin(names, " "), " | ",
                                  ops::OpArity(op), " | ", rule, " | ",
                                  CategoriesText(framework.categories), " | ",

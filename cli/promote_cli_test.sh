@@ -75,6 +75,7 @@ weak=$(printf '%s\n' '--policy=numpy int8 300' '--policy=jax int8 300' \
 # three-operand fold is float32 too (int8 + uint64 is a float32 array).
 [ "$("$promote" --policy=mlx uint64 int64)" = float32 ] || fail "mlx uint64 int64"
 [ "$("$promote" --policy=mlx int8 uint64 float16)" = float32 ] || fail "mlx int8 uint64 float16"
+[ "$("$promote" --policy=mlx op sum uint8)" = uint32 ] || fail "mlx op sum uint8"
 # diff lists each differing pair once, under its group; numpy and jax differ
 # on int32 + float16 (float64 and float16) and on int8 + 300 (error and int8).
 diff_out=$("$promote" diff numpy jax) || fail "diff exited non-zero"

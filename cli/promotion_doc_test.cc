@@ -64,7 +64,7 @@ TEST(OpsDoc, OpPolicyDiffsAreTheGeneratedDiffsFromTorch) {
       "Generated, one section per policy: `bazel run //:promote -- diff --ops torch P` (see\n"
       "docs/op_policies.md). For every op both have, each operand combination on which the\n"
       "two decide differently: a different result dtype, or a refusal by one only."};
-  for (Policy policy : {Policy::kNumpy, Policy::kJaxX32, Policy::kArrayApi}) {
+  for (Policy policy : {Policy::kNumpy, Policy::kJaxX32, Policy::kArrayApi, Policy::kMlx}) {
     absl::StatusOr<std::string> diff = RunOpsDiffCommand({"torch", PolicyName(policy)}, {});
     ASSERT_TRUE(diff.ok()) << diff.status();
     parts.push_back(absl::StrCat("## torch -> ", PolicyName(policy), "\n\n", *diff));
@@ -75,7 +75,7 @@ TEST(OpsDoc, OpPolicyDiffsAreTheGeneratedDiffsFromTorch) {
 
 TEST(OpsDoc, HoldsEachFrameworksGeneratedOpTable) {
   const std::string doc = Read("docs/op_policies.md");
-  for (Policy policy : {Policy::kNumpy, Policy::kJax, Policy::kArrayApi}) {
+  for (Policy policy : {Policy::kNumpy, Policy::kJax, Policy::kArrayApi, Policy::kMlx}) {
     EXPECT_NE(doc.find(OpsTableMarkdown(policy) + "\n"), std::string::npos)
         << "regenerate: bazel run //:promote -- ops --policy=" << PolicyName(policy);
   }

@@ -39,6 +39,7 @@ CASE_FILES = [
      ["array-api-strict"]),
     ("tests/jax/generate_op_cases.py", "tests/jax/op_cases.tsv", ["jax", "jaxlib", "ml_dtypes"]),
     ("tests/mlx/generate_cases.py", "tests/mlx/cases.tsv", ["mlx", "mlx-cpu"]),
+    ("tests/mlx/generate_op_cases.py", "tests/mlx/op_cases.tsv", ["mlx", "mlx-cpu"]),
 ]
 
 

@@ -20,6 +20,7 @@ python3 tests/numpy/generate_op_cases.py --check tests/numpy/op_cases.tsv
 python3 tests/array_api/generate_op_cases.py --check tests/array_api/op_cases.tsv
 python3 tests/jax/generate_op_cases.py --check tests/jax/op_cases.tsv
 python3 tests/mlx/generate_cases.py --check tests/mlx/cases.tsv
+python3 tests/mlx/generate_op_cases.py --check tests/mlx/op_cases.tsv
 python3 tools/check_layers_test.py
 python3 tools/check_layers.py
 python3 tools/check_extension_sources.py

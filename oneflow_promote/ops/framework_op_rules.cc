@@ -1,7 +1,7 @@
 // InferOpDTypes under the policies other than PyTorch's: each op's
-// FrameworkOp column of op_list.h applied as NumPy 2, jax.numpy and the
-// Array API apply their rules (tests/numpy, tests/jax and tests/array_api
-// hold the live answers: op_cases.tsv).
+// FrameworkOp column of op_list.h applied as NumPy 2, jax.numpy, the Array
+// API and MLX apply their rules (tests/numpy, tests/jax, tests/array_api and
+// tests/mlx hold the live answers: op_cases.tsv).
 
 #include <algorithm>
 #include <string>
@@ -31,19 +31,16 @@ constexpr DType kNumpyLoopOrder[] = {
     DType::kInt32,   DType::kUInt32,  DType::kInt64,     DType::kUInt64,    DType::kFloat16,
     DType::kFloat32, DType::kFloat64, DType::kComplex64, DType::kComplex128};
 
-// The policy's default dtypes: 64-bit, but 32-bit under jax_x32.
-DType DefaultInt(Policy policy) {
-  return policy == Policy::kJaxX32 ? DType::kInt32 : DType::kInt64;
-}
+// The policy's default dtypes: 64-bit, but 32-bit under jax_x32 and mlx.
+bool Defaults32(Policy policy) { return policy == Policy::kJaxX32 || policy == Policy::kMlx; }
+DType DefaultInt(Policy policy) { return Defaults32(policy) ? DType::kInt32 : DType::kInt64; }
 DType DefaultUnsigned(Policy policy) {
-  return policy == Policy::kJaxX32 ? DType::kUInt32 : DType::kUInt64;
+  return Defaults32(policy) ? DType::kUInt32 : DType::kUInt64;
 }
-DType DefaultFloat(Policy policy) {
-  return policy == Policy::kJaxX32 ? DType::kFloat32 : DType::kFloat64;
-}
+DType DefaultFloat(Policy policy) { return Defaults32(policy) ? DType::kFloat32 : DType::kFloat64; }
 
-// "numpy.arctan2", "jax.numpy.sin", "xp.atan2": the call as its framework
-// spells it.
+// "numpy.arctan2", "jax.numpy.sin", "xp.atan2", "mlx.core.sin": the call as
+// its framework spells it.
 std::string QualifiedName(const FrameworkOp& framework, Policy policy) {
   const absl::string_view name = *absl::StrSplit(framework.names, ' ', absl::SkipEmpty()).begin();
   switch (policy) {
@@ -51,6 +48,8 @@ std::string QualifiedName(const FrameworkOp& framework, Policy policy) {
       return absl::StrCat("numpy.", name);
     case Policy::kArrayApi:
       return absl::StrCat("xp.", name);
+    case Policy::kMlx:
+      return absl::StrCat("mlx.core.", name);
     default:
       return absl::StrCat("jax.numpy.", name);
   }
@@ -72,6 +71,8 @@ DType RuleInput(FrameworkRule rule, DType dtype, Policy policy) {
       return IsBool(dtype) ? DType::kInt32 : dtype;
     case FrameworkRule::kBoolToDefaultInt:
       return IsBool(dtype) ? DefaultInt(policy) : dtype;
+    case FrameworkRule::kBoolToUInt8:
+      return IsBool(dtype) ? DType::kUInt8 : dtype;
     case FrameworkRule::kAccumulate:
       if (!IsIntegerOrBool(dtype) || ItemSize(dtype) >= ItemSize(DefaultInt(policy))) {
         return dtype;
@@ -96,6 +97,9 @@ OpDTypes RuleOutput(FrameworkRule rule, DType compute, Policy policy) {
       if (IsComplex(compute)) dtypes.result = RealPartOf(compute);
       break;
     case FrameworkRule::kIndex:
+      dtypes.result = policy == Policy::kMlx ? DType::kUInt32 : DefaultInt(policy);
+      break;
+    case FrameworkRule::kCount:
       dtypes.result = DefaultInt(policy);
       break;
     case FrameworkRule::kUInt8:
@@ -144,6 +148,15 @@ absl::Status CheckValues(const FrameworkOp& framework, absl::Span<const Operand>
         if (operand.is_tensor() && operand.ndim() == 0) {
           return Invalid(absl::StrCat(QualifiedName(framework, policy),
                                       ": only arrays of one or more dimensions are allowed"));
+        }
+      }
+      break;
+    case FrameworkCheck::kArraysOnly:
+      for (size_t i = 0; i < operands.size(); ++i) {
+        if (!operands[i].is_tensor()) {
+          return Invalid(absl::StrCat(QualifiedName(framework, policy), ": operand ", i + 1, " (",
+                                      operands[i].Describe(),
+                                      ") is not an array: it takes arrays only (TypeError)"));
         }
       }
       break;
@@ -213,18 +226,33 @@ absl::StatusOr<DType> NumpyLoop(const FrameworkOp& framework, absl::Span<const O
   return *loop;
 }
 
-// jax.numpy: its promotion (weak Python scalars, canonical 32-bit dtypes
-// under jax_x32), then promote_args_inexact / _numeric, then the dtypes the
-// op accepts.
-absl::StatusOr<DType> JaxCompute(const FrameworkOp& framework, absl::Span<const Operand> operands,
-                                 Policy policy) {
+// jax.numpy and MLX: the policy's promotion (weak Python scalars, canonical
+// 32-bit dtypes under jax_x32, MLX's left fold), then the rule
+// (promote_args_inexact, MLX's at_least_float, ...), then the dtypes the op
+// accepts.
+absl::StatusOr<DType> PromoteThenRule(const FrameworkOp& framework,
+                                      absl::Span<const Operand> operands, Policy policy) {
   ASSIGN_OR_RETURN(const DType promoted, ResultType(operands, policy));
   const DType compute = RuleInput(framework.rule, promoted, policy);
   if (!(framework.categories & CategoryBitOf(compute))) {
-    return Invalid(absl::StrCat(QualifiedName(framework, policy), " does not accept ",
-                                Name(compute), ": JAX raises TypeError"));
+    return Invalid(
+        absl::StrCat(QualifiedName(framework, policy), " does not accept ", Name(compute),
+                     policy == Policy::kMlx ? ": MLX raises" : ": JAX raises TypeError"));
   }
   return compute;
+}
+
+// MLX's logical ops take each Python scalar as an array of its own dtype
+// (ScalarsAsArrays): the lone scalar's promotion under MLX.
+absl::StatusOr<absl::InlinedVector<Operand, 4>> ScalarsAsArrays(
+    absl::Span<const Operand> operands) {
+  absl::InlinedVector<Operand, 4> arrays(operands.begin(), operands.end());
+  for (Operand& operand : arrays) {
+    if (operand.is_tensor()) continue;
+    ASSIGN_OR_RETURN(const DType dtype, ResultType({operand}, Policy::kMlx));
+    operand = Operand::Tensor(dtype, 0);
+  }
+  return arrays;
 }
 
 // The Array API: every array operand of a dtype the function takes, a
@@ -285,7 +313,7 @@ absl::StatusOr<OpDTypes> LdexpDTypes(const FrameworkOp& framework,
     }
     ASSIGN_OR_RETURN(compute, NumpyLoop(mantissa, {x}));
   } else {
-    ASSIGN_OR_RETURN(compute, JaxCompute(mantissa, operands.subspan(0, 1), policy));
+    ASSIGN_OR_RETURN(compute, PromoteThenRule(mantissa, operands.subspan(0, 1), policy));
   }
   return RuleOutput(mantissa.rule, compute, policy);
 }
@@ -303,8 +331,9 @@ const FrameworkOp* FrameworkOpOf(Op op, Policy policy) {
     case Policy::kJaxX32:
     case Policy::kJaxStrict:
       return &spec.jax;
-    case Policy::kTorch:
     case Policy::kMlx:
+      return &spec.mlx;
+    case Policy::kTorch:
       break;
   }
   return nullptr;
@@ -347,6 +376,14 @@ absl::StatusOr<OpDTypes> InferFrameworkOpDTypes(Op op, absl::Span<const Operand>
     }
   }
   if (framework->rule == FrameworkRule::kLdexp) return LdexpDTypes(*framework, operands, policy);
+  if (framework->zero_dim_unchanged && operands[0].is_tensor() && operands[0].ndim() == 0) {
+    const DType same = operands[0].dtype();
+    if (!promotion_internal::InPolicy(same, policy)) {
+      return Invalid(
+          absl::StrCat(name, "(): ", Name(same), " is not a dtype of ", FrameworkName(policy)));
+    }
+    return OpDTypes{same, same, OpMathDType(same)};
+  }
   DType compute;
   switch (policy) {
     case Policy::kNumpy: {
@@ -357,8 +394,17 @@ absl::StatusOr<OpDTypes> InferFrameworkOpDTypes(Op op, absl::Span<const Operand>
       ASSIGN_OR_RETURN(compute, ArrayApiCompute(*framework, SpecOf(op).numpy, operands));
       break;
     }
+    case Policy::kMlx: {
+      if (framework->scalars_as_arrays) {
+        ASSIGN_OR_RETURN(const auto arrays, ScalarsAsArrays(operands));
+        ASSIGN_OR_RETURN(compute, PromoteThenRule(*framework, arrays, policy));
+      } else {
+        ASSIGN_OR_RETURN(compute, PromoteThenRule(*framework, operands, policy));
+      }
+      break;
+    }
     default: {
-      ASSIGN_OR_RETURN(compute, JaxCompute(*framework, operands, policy));
+      ASSIGN_OR_RETURN(compute, PromoteThenRule(*framework, operands, policy));
       break;
     }
   }

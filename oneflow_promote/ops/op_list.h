@@ -32,21 +32,25 @@ namespace oneflow_promote::ops {
 #define ONEFLOW_PROMOTE_FOR_EACH_KERNEL_OP(X)                                                      \
   X(Add, BinaryRow("add").Scalars(kScalarEither | kScalarsAlone).InTorchExtension().Alpha()        \
       .Numpy(Promoted()).Jax(Promoted()).ArrayApi(Promoted(kNumberCategories))                     \
-      .Gradient(GradientFormula::kSum))                                                            \
+      .Gradient(GradientFormula::kSum)                                                             \
+      .Mlx(Promoted()))                                                                            \
   X(Sub, BinaryRow("sub").Alias("subtract").Categories(kNumberCategories)                          \
       .Scalars(kScalarEither | kScalarsAlone).Check(OpCheck::kNoBoolOperand).InTorchExtension()    \
       .Alpha().Numpy(Promoted(kNumberCategories).Named("subtract").ExactLoop())                    \
       .Jax(Promoted(kNumberCategories).Named("subtract"))                                          \
-      .ArrayApi(Promoted(kNumberCategories).Named("subtract")).Gradient(GradientFormula::kSum))    \
+      .ArrayApi(Promoted(kNumberCategories).Named("subtract")).Gradient(GradientFormula::kSum)     \
+      .Mlx(Promoted().Named("subtract")))                                                          \
   X(Mul, BinaryRow("mul").Alias("multiply").Scalars(kScalarEither | kScalarsAlone)                 \
       .InTorchExtension().Numpy(Promoted().Named("multiply")).Jax(Promoted().Named("multiply"))    \
       .ArrayApi(Promoted(kNumberCategories).Named("multiply"))                                     \
-      .Gradient(GradientFormula::kProduct))                                                        \
+      .Gradient(GradientFormula::kProduct)                                                         \
+      .Mlx(Promoted().Named("multiply")))                                                          \
   X(Div, BinaryRow("div").Alias("divide true_divide").IntToFloat()                                 \
       .Scalars(kScalarEither | kScalarsAlone).InTorchExtension().RoundingMode()                    \
       .Numpy(Inexact().Named("divide true_divide")).Jax(Inexact().Named("divide true_divide"))     \
       .ArrayApi(Promoted(kInexactCategories).Named("divide"))                                      \
-      .Gradient(GradientFormula::kQuotient))                                                       \
+      .Gradient(GradientFormula::kQuotient)                                                        \
+      .Mlx(Inexact().Named("divide")))                                                             \
   X(DivFloor, BinaryRow("div_floor").Alias("div(rounding_mode=floor)")                             \
       .Categories(kIntegersAndFloats).KernelName("div_floor_cpu")                                  \
       .Scalars(kScalarEither | kScalarsAlone).Gradient(GradientFormula::kZero))                    \
@@ -56,152 +60,200 @@ namespace oneflow_promote::ops {
   X(FloorDivide, BinaryRow("floor_divide").Categories(kIntegersAndFloats)                          \
       .KernelName("div_floor_cpu").Scalars(kScalarEither | kScalarsAlone).NoDerivative()           \
       .InTorchExtension().Numpy(Promoted(kIntegersAndFloats)).Jax(Numeric(kRealCategories))        \
-      .ArrayApi(Promoted(kIntegersAndFloats)))                                                     \
+      .ArrayApi(Promoted(kIntegersAndFloats))                                                      \
+      .Mlx(Promoted()))                                                                            \
   X(Remainder, BinaryRow("remainder").Categories(kIntegersAndFloats).KernelName("remainder_cpu")   \
       .Scalars(kScalarEither).InTorchExtension()                                                   \
       .Numpy(Promoted(kIntegersAndFloats).Named("remainder mod"))                                  \
       .Jax(Numeric(kRealCategories).Named("remainder mod"))                                        \
       .ArrayApi(Promoted(kIntegersAndFloats)).Gradient(GradientFormula::kRemainder)                \
-      .NoDerivative(Derivative::kNotImplementedForScalarSelf))                                     \
+      .NoDerivative(Derivative::kNotImplementedForScalarSelf)                                      \
+      .Mlx(Promoted(kRealCategories)))                                                             \
   X(Pow, BinaryRow("pow").BoolToLong().Categories(kNumberCategories).Check(OpCheck::kPow)          \
       .Scalars(kScalarEither).AutoCastCuda(AutoCastKind::kFloat32)                                 \
       .Numpy(Promoted(kNumberCategories).Named("power pow").Check(FrameworkCheck::kIntPower))      \
       .Jax(Numeric().Named("power pow"))                                                           \
-      .ArrayApi(Promoted(kNumberCategories).Check(FrameworkCheck::kIntPower)))                     \
+      .ArrayApi(Promoted(kNumberCategories).Check(FrameworkCheck::kIntPower))                      \
+      .Mlx(Promoted().Named("power pow")))                                                         \
   X(Maximum, BinaryRow("maximum").Categories(kRealCategories).Check(OpCheck::kNoComplexOperand)    \
       .InTorchExtension().NoInPlace().Numpy(Promoted()).Jax(Promoted())                            \
-      .ArrayApi(Promoted(kIntegersAndFloats)).Gradient(GradientFormula::kExtremum))                \
+      .ArrayApi(Promoted(kIntegersAndFloats)).Gradient(GradientFormula::kExtremum)                 \
+      .Mlx(Promoted()))                                                                            \
   X(Minimum, BinaryRow("minimum").Categories(kRealCategories).Check(OpCheck::kNoComplexOperand)    \
       .InTorchExtension().NoInPlace().Numpy(Promoted()).Jax(Promoted())                            \
-      .ArrayApi(Promoted(kIntegersAndFloats)).Gradient(GradientFormula::kExtremum))                \
+      .ArrayApi(Promoted(kIntegersAndFloats)).Gradient(GradientFormula::kExtremum)                 \
+      .Mlx(Promoted()))                                                                            \
   X(Atan2, BinaryRow("atan2").Alias("arctan2").IntToFloat().Categories(kRealCategories)            \
       .KernelName("atan2_cpu").InTorchExtension().AutoCastCuda(AutoCastKind::kPromote)             \
       .Numpy(Promoted(kFloatingCategory).Named("arctan2 atan2"))                                   \
       .Jax(Inexact().Named("arctan2 atan2")).ArrayApi(Promoted(kFloatingCategory))                 \
-      .Gradient(GradientFormula::kAtan2))                                                          \
+      .Gradient(GradientFormula::kAtan2)                                                           \
+      .Mlx(Inexact(kFloatingCategory).Named("arctan2 atan2")))                                     \
   X(Eq, BinaryRow("eq").AlwaysBool().Scalars(kScalarSecond).InTorchExtension()                     \
       .Numpy(ReturnsBool().Named("equal")).Jax(ReturnsBool().Named("equal"))                       \
-      .ArrayApi(ReturnsBool().Named("equal")).Gradient(GradientFormula::kZero))                    \
+      .ArrayApi(ReturnsBool().Named("equal")).Gradient(GradientFormula::kZero)                     \
+      .Mlx(ReturnsBool().Named("equal")))                                                          \
   X(Ne, BinaryRow("ne").Alias("not_equal").AlwaysBool().Scalars(kScalarSecond).InTorchExtension()  \
       .Numpy(ReturnsBool().Named("not_equal")).Jax(ReturnsBool().Named("not_equal"))               \
-      .ArrayApi(ReturnsBool().Named("not_equal")).Gradient(GradientFormula::kZero))                \
+      .ArrayApi(ReturnsBool().Named("not_equal")).Gradient(GradientFormula::kZero)                 \
+      .Mlx(ReturnsBool().Named("not_equal")))                                                      \
   X(Lt, BinaryRow("lt").Alias("less").AlwaysBool().Categories(kRealCategories)                     \
       .KernelName("lt_cpu").Scalars(kScalarSecond).InTorchExtension()                              \
       .Numpy(ReturnsBool().Named("less")).Jax(ReturnsBool().Named("less"))                         \
-      .ArrayApi(ReturnsBool(kIntegersAndFloats).Named("less")).Gradient(GradientFormula::kZero))   \
+      .ArrayApi(ReturnsBool(kIntegersAndFloats).Named("less")).Gradient(GradientFormula::kZero)    \
+      .Mlx(ReturnsBool().Named("less")))                                                           \
   X(Le, BinaryRow("le").Alias("less_equal").AlwaysBool().Categories(kRealCategories)               \
       .KernelName("le_cpu").Scalars(kScalarSecond).InTorchExtension()                              \
       .Numpy(ReturnsBool().Named("less_equal")).Jax(ReturnsBool().Named("less_equal"))             \
       .ArrayApi(ReturnsBool(kIntegersAndFloats).Named("less_equal"))                               \
-      .Gradient(GradientFormula::kZero))                                                           \
+      .Gradient(GradientFormula::kZero)                                                            \
+      .Mlx(ReturnsBool().Named("less_equal")))                                                     \
   X(Gt, BinaryRow("gt").Alias("greater").AlwaysBool().Categories(kRealCategories)                  \
       .KernelName("gt_cpu").Scalars(kScalarSecond).InTorchExtension()                              \
       .Numpy(ReturnsBool().Named("greater")).Jax(ReturnsBool().Named("greater"))                   \
       .ArrayApi(ReturnsBool(kIntegersAndFloats).Named("greater"))                                  \
-      .Gradient(GradientFormula::kZero))                                                           \
+      .Gradient(GradientFormula::kZero)                                                            \
+      .Mlx(ReturnsBool().Named("greater")))                                                        \
   X(Ge, BinaryRow("ge").Alias("greater_equal").AlwaysBool().Categories(kRealCategories)            \
       .KernelName("ge_cpu").Scalars(kScalarSecond).InTorchExtension()                              \
       .Numpy(ReturnsBool().Named("greater_equal")).Jax(ReturnsBool().Named("greater_equal"))       \
       .ArrayApi(ReturnsBool(kIntegersAndFloats).Named("greater_equal"))                            \
-      .Gradient(GradientFormula::kZero))                                                           \
+      .Gradient(GradientFormula::kZero)                                                            \
+      .Mlx(ReturnsBool().Named("greater_equal")))                                                  \
   X(LogicalAnd, BinaryRow("logical_and").AlwaysBool().InTorchExtension()                           \
-      .Numpy(ReturnsBool()).Jax(ReturnsBool()).ArrayApi(ReturnsBool(kBoolCategory)))               \
+      .Numpy(ReturnsBool()).Jax(ReturnsBool()).ArrayApi(ReturnsBool(kBoolCategory))                \
+      .Mlx(ReturnsBool().ScalarsAsArrays()))                                                       \
   X(LogicalOr, BinaryRow("logical_or").AlwaysBool().InTorchExtension()                             \
-      .Numpy(ReturnsBool()).Jax(ReturnsBool()).ArrayApi(ReturnsBool(kBoolCategory)))               \
+      .Numpy(ReturnsBool()).Jax(ReturnsBool()).ArrayApi(ReturnsBool(kBoolCategory))                \
+      .Mlx(ReturnsBool().ScalarsAsArrays()))                                                       \
   X(LogicalXor, BinaryRow("logical_xor").AlwaysBool().InTorchExtension()                           \
-      .Numpy(ReturnsBool()).Jax(ReturnsBool()).ArrayApi(ReturnsBool(kBoolCategory)))               \
+      .Numpy(ReturnsBool()).Jax(ReturnsBool()).ArrayApi(ReturnsBool(kBoolCategory))                \
+      .Mlx(ReturnsBool().ScalarsAsArrays()))                                                       \
   X(BitwiseAnd, BinaryRow("bitwise_and").Categories(kBitwiseCategories)                            \
       .KernelName("bitwise_and_cpu").Scalars(kScalarEither).InTorchExtension()                     \
       .Numpy(Promoted(kBitwiseCategories)).Jax(Promoted(kBitwiseCategories))                       \
-      .ArrayApi(Promoted(kBitwiseCategories)))                                                     \
+      .ArrayApi(Promoted(kBitwiseCategories))                                                      \
+      .Mlx(Promoted(kBitwiseCategories)))                                                          \
   X(BitwiseOr, BinaryRow("bitwise_or").Categories(kBitwiseCategories)                              \
       .KernelName("bitwise_or_cpu").Scalars(kScalarEither).InTorchExtension()                      \
       .Numpy(Promoted(kBitwiseCategories)).Jax(Promoted(kBitwiseCategories))                       \
-      .ArrayApi(Promoted(kBitwiseCategories)))                                                     \
+      .ArrayApi(Promoted(kBitwiseCategories))                                                      \
+      .Mlx(Promoted(kBitwiseCategories)))                                                          \
   X(BitwiseXor, BinaryRow("bitwise_xor").Categories(kBitwiseCategories)                            \
       .KernelName("bitwise_xor_cpu").Scalars(kScalarEither).InTorchExtension()                     \
       .Numpy(Promoted(kBitwiseCategories)).Jax(Promoted(kBitwiseCategories))                       \
-      .ArrayApi(Promoted(kBitwiseCategories)))                                                     \
+      .ArrayApi(Promoted(kBitwiseCategories))                                                      \
+      .Mlx(Promoted(kBitwiseCategories)))                                                          \
   X(Where, TernaryRow("where").NoOpMath().FirstPromoted(1).Check(OpCheck::kWhere)                  \
       .Scalars(kScalarValues).InTorchExtension().Gradient(GradientFormula::kSelect))               \
   X(Dot, BinaryRow("dot").Contraction().Categories(kNumberCategories).Check(OpCheck::kDot)         \
       .AutoCastCuda(AutoCastKind::kPromote))                                                       \
   X(Sum, ReductionRow("sum").Floor(ReductionFloor::kInt64).TakesDType()                            \
       .AutoCastCuda(AutoCastKind::kFloat32).Numpy(Accumulates()).Jax(Accumulates())                \
-      .ArrayApi(Accumulates(kNumberCategories)))                                                   \
+      .ArrayApi(Accumulates(kNumberCategories))                                                    \
+      .Mlx(Accumulates().Check(FrameworkCheck::kArraysOnly).ZeroDimUnchanged()))                   \
   X(Prod, ReductionRow("prod").Floor(ReductionFloor::kInt64).TakesDType()                          \
       .AutoCastCpu(AutoCastKind::kFloat32).AutoCastCuda(AutoCastKind::kFloat32)                    \
-      .Numpy(Accumulates()).Jax(Accumulates()).ArrayApi(Accumulates(kNumberCategories)))           \
+      .Numpy(Accumulates()).Jax(Accumulates()).ArrayApi(Accumulates(kNumberCategories))            \
+      .Mlx(Accumulates().Check(FrameworkCheck::kArraysOnly).ZeroDimUnchanged()))                   \
   X(Mean, ReductionRow("mean").Check(OpCheck::kMean).TakesDType().Numpy(Inexact())                 \
-      .Jax(Inexact()).ArrayApi(Promoted(kInexactCategories)))                                      \
+      .Jax(Inexact()).ArrayApi(Promoted(kInexactCategories))                                       \
+      .Mlx(Inexact().Check(FrameworkCheck::kArraysOnly)))                                          \
   X(Cumsum, ReductionRow("cumsum", OpKind::kScan).Floor(ReductionFloor::kInt64).TakesDType()       \
       .AutoCastCuda(AutoCastKind::kFloat32).Numpy(Accumulates()).Jax(BoolToDefaultInt())           \
-      .ArrayApi(Accumulates(kNumberCategories).Named("cumulative_sum")))                           \
+      .ArrayApi(Accumulates(kNumberCategories).Named("cumulative_sum"))                            \
+      .Mlx(BoolToDefaultInt().Named("cumsum cumulative_sum").Check(FrameworkCheck::kArraysOnly)))  \
   X(Neg, UnaryRow("neg").Alias("negative").Categories(kNumberCategories)                           \
       .Check(OpCheck::kNegation).KeepsDType()                                                      \
       .Numpy(Promoted(kNumberCategories).Named("negative").ExactLoop())                            \
       .Jax(Promoted(kNumberCategories).Named("negative"))                                          \
-      .ArrayApi(Promoted(kNumberCategories).Named("negative")))                                    \
+      .ArrayApi(Promoted(kNumberCategories).Named("negative"))                                     \
+      .Mlx(Promoted(kNumberCategories).Named("negative")))                                         \
   X(Abs, UnaryRow("abs").Alias("absolute").ComplexToFloat().KeepsDType()                           \
       .Categories(kNumberCategories).KernelName("abs_cpu")                                         \
       .Numpy(RealPart().Named("absolute abs")).Jax(RealPart().Named("absolute abs"))               \
-      .ArrayApi(RealPart(kNumberCategories).Named("abs")))                                         \
+      .ArrayApi(RealPart(kNumberCategories).Named("abs"))                                          \
+      .Mlx(RealPart()))                                                                            \
   X(Sqrt, UnaryRow("sqrt").IntToFloat().Numpy(Promoted(kInexactCategories))                        \
-      .Jax(Inexact()).ArrayApi(Promoted(kInexactCategories)))
+      .Jax(Inexact()).ArrayApi(Promoted(kInexactCategories))                                       \
+      .Mlx(Inexact()))
 #define ONEFLOW_PROMOTE_FOR_EACH_RULE_OP(X)                                                        \
   /* Unary, INT_TO_FLOAT: integers and bool compute in the default dtype. */                       \
   X(Sin, UnaryRow("sin").IntToFloat().Numpy(Promoted(kInexactCategories)).Jax(Inexact())           \
-      .ArrayApi(Promoted(kInexactCategories)))                                                     \
+      .ArrayApi(Promoted(kInexactCategories))                                                      \
+      .Mlx(Inexact()))                                                                             \
   X(Cos, UnaryRow("cos").IntToFloat().Numpy(Promoted(kInexactCategories)).Jax(Inexact())           \
-      .ArrayApi(Promoted(kInexactCategories)))                                                     \
+      .ArrayApi(Promoted(kInexactCategories))                                                      \
+      .Mlx(Inexact()))                                                                             \
   X(Tan, UnaryRow("tan").IntToFloat().Numpy(Promoted(kInexactCategories)).Jax(Inexact())           \
-      .ArrayApi(Promoted(kInexactCategories)))                                                     \
+      .ArrayApi(Promoted(kInexactCategories))                                                      \
+      .Mlx(Inexact()))                                                                             \
   X(Asin, UnaryRow("asin").Alias("arcsin").IntToFloat()                                            \
       .Numpy(Promoted(kInexactCategories).Named("arcsin asin"))                                    \
-      .Jax(Inexact().Named("arcsin asin")).ArrayApi(Promoted(kInexactCategories)))                 \
+      .Jax(Inexact().Named("arcsin asin")).ArrayApi(Promoted(kInexactCategories))                  \
+      .Mlx(Inexact().Named("arcsin asin")))                                                        \
   X(Acos, UnaryRow("acos").Alias("arccos").IntToFloat()                                            \
       .Numpy(Promoted(kInexactCategories).Named("arccos acos"))                                    \
-      .Jax(Inexact().Named("arccos acos")).ArrayApi(Promoted(kInexactCategories)))                 \
+      .Jax(Inexact().Named("arccos acos")).ArrayApi(Promoted(kInexactCategories))                  \
+      .Mlx(Inexact().Named("arccos acos")))                                                        \
   X(Atan, UnaryRow("atan").Alias("arctan").IntToFloat()                                            \
       .Numpy(Promoted(kInexactCategories).Named("arctan atan"))                                    \
-      .Jax(Inexact().Named("arctan atan")).ArrayApi(Promoted(kInexactCategories)))                 \
+      .Jax(Inexact().Named("arctan atan")).ArrayApi(Promoted(kInexactCategories))                  \
+      .Mlx(Inexact().Named("arctan atan")))                                                        \
   X(Sinh, UnaryRow("sinh").IntToFloat().Numpy(Promoted(kInexactCategories)).Jax(Inexact())         \
-      .ArrayApi(Promoted(kInexactCategories)))                                                     \
+      .ArrayApi(Promoted(kInexactCategories))                                                      \
+      .Mlx(Inexact()))                                                                             \
   X(Cosh, UnaryRow("cosh").IntToFloat().Numpy(Promoted(kInexactCategories)).Jax(Inexact())         \
-      .ArrayApi(Promoted(kInexactCategories)))                                                     \
+      .ArrayApi(Promoted(kInexactCategories))                                                      \
+      .Mlx(Inexact()))                                                                             \
   X(Tanh, UnaryRow("tanh").IntToFloat().Numpy(Promoted(kInexactCategories)).Jax(Inexact())         \
-      .ArrayApi(Promoted(kInexactCategories)))                                                     \
+      .ArrayApi(Promoted(kInexactCategories))                                                      \
+      .Mlx(Inexact()))                                                                             \
   X(Asinh, UnaryRow("asinh").Alias("arcsinh").IntToFloat()                                         \
       .Numpy(Promoted(kInexactCategories).Named("arcsinh asinh"))                                  \
-      .Jax(Inexact().Named("arcsinh asinh")).ArrayApi(Promoted(kInexactCategories)))               \
+      .Jax(Inexact().Named("arcsinh asinh")).ArrayApi(Promoted(kInexactCategories))                \
+      .Mlx(Inexact().Named("arcsinh asinh")))                                                      \
   X(Acosh, UnaryRow("acosh").Alias("arccosh").IntToFloat()                                         \
       .Numpy(Promoted(kInexactCategories).Named("arccosh acosh"))                                  \
-      .Jax(Inexact().Named("arccosh acosh")).ArrayApi(Promoted(kInexactCategories)))               \
+      .Jax(Inexact().Named("arccosh acosh")).ArrayApi(Promoted(kInexactCategories))                \
+      .Mlx(Inexact().Named("arccosh acosh")))                                                      \
   X(Atanh, UnaryRow("atanh").Alias("arctanh").IntToFloat()                                         \
       .Numpy(Promoted(kInexactCategories).Named("arctanh atanh"))                                  \
-      .Jax(Inexact().Named("arctanh atanh")).ArrayApi(Promoted(kInexactCategories)))               \
+      .Jax(Inexact().Named("arctanh atanh")).ArrayApi(Promoted(kInexactCategories))                \
+      .Mlx(Inexact().Named("arctanh atanh")))                                                      \
   X(Exp, UnaryRow("exp").IntToFloat().Numpy(Promoted(kInexactCategories)).Jax(Inexact())           \
-      .ArrayApi(Promoted(kInexactCategories)))                                                     \
+      .ArrayApi(Promoted(kInexactCategories))                                                      \
+      .Mlx(Inexact()))                                                                             \
   X(Exp2, UnaryRow("exp2").Alias("special.exp2").IntToFloat().Numpy(Promoted(kInexactCategories))  \
       .Jax(Inexact()))                                                                             \
   X(Expm1, UnaryRow("expm1").Alias("special.expm1").IntToFloat()                                   \
-      .Numpy(Promoted(kInexactCategories)).Jax(Inexact()).ArrayApi(Promoted(kInexactCategories)))  \
+      .Numpy(Promoted(kInexactCategories)).Jax(Inexact()).ArrayApi(Promoted(kInexactCategories))   \
+      .Mlx(Inexact(kFloatingCategory)))                                                            \
   X(Log, UnaryRow("log").IntToFloat().Numpy(Promoted(kInexactCategories)).Jax(Inexact())           \
-      .ArrayApi(Promoted(kInexactCategories)))                                                     \
+      .ArrayApi(Promoted(kInexactCategories))                                                      \
+      .Mlx(Inexact()))                                                                             \
   X(Log2, UnaryRow("log2").IntToFloat().Numpy(Promoted(kInexactCategories)).Jax(Inexact())         \
-      .ArrayApi(Promoted(kInexactCategories)))                                                     \
+      .ArrayApi(Promoted(kInexactCategories))                                                      \
+      .Mlx(Inexact()))                                                                             \
   X(Log10, UnaryRow("log10").IntToFloat().Numpy(Promoted(kInexactCategories)).Jax(Inexact())       \
-      .ArrayApi(Promoted(kInexactCategories)))                                                     \
+      .ArrayApi(Promoted(kInexactCategories))                                                      \
+      .Mlx(Inexact()))                                                                             \
   X(Log1p, UnaryRow("log1p").Alias("special.log1p").IntToFloat()                                   \
-      .Numpy(Promoted(kInexactCategories)).Jax(Inexact()).ArrayApi(Promoted(kInexactCategories)))  \
-  X(Rsqrt, UnaryRow("rsqrt").IntToFloat())                                                         \
+      .Numpy(Promoted(kInexactCategories)).Jax(Inexact()).ArrayApi(Promoted(kInexactCategories))   \
+      .Mlx(Inexact()))                                                                             \
+  X(Rsqrt, UnaryRow("rsqrt").IntToFloat()                                                          \
+      .Mlx(Inexact()))                                                                             \
   X(Reciprocal, UnaryRow("reciprocal").IntToFloat().Numpy(Promoted(kNumberCategories))             \
-      .Jax(Inexact()).ArrayApi(Promoted(kInexactCategories)))                                      \
-  X(Sigmoid, UnaryRow("sigmoid").Alias("special.expit").IntToFloat())                              \
+      .Jax(Inexact()).ArrayApi(Promoted(kInexactCategories))                                       \
+      .Mlx(Inexact()))                                                                             \
+  X(Sigmoid, UnaryRow("sigmoid").Alias("special.expit").IntToFloat()                               \
+      .Mlx(Inexact(kFloatingCategory)))                                                            \
   X(Sinc, UnaryRow("sinc").Alias("special.sinc").IntToFloat())                                     \
-  X(Erf, UnaryRow("erf").Alias("special.erf").IntToFloat().Categories(kRealCategories))            \
+  X(Erf, UnaryRow("erf").Alias("special.erf").IntToFloat().Categories(kRealCategories)             \
+      .Mlx(Inexact(kFloatingCategory)))                                                            \
   X(Erfc, UnaryRow("erfc").Alias("special.erfc").IntToFloat().Categories(kRealCategories))         \
-  X(Erfinv, UnaryRow("erfinv").Alias("special.erfinv").IntToFloat().Categories(kRealCategories))   \
+  X(Erfinv, UnaryRow("erfinv").Alias("special.erfinv").IntToFloat().Categories(kRealCategories)    \
+      .Mlx(Inexact(kFloatingCategory)))                                                            \
   X(Lgamma, UnaryRow("lgamma").Alias("special.gammaln").IntToFloat().Categories(kRealCategories))  \
   X(Digamma, UnaryRow("digamma").Alias("special.digamma special.psi").IntToFloat()                 \
       .Categories(kRealCategories))                                                                \
@@ -210,11 +262,13 @@ namespace oneflow_promote::ops {
   X(Deg2rad, UnaryRow("deg2rad").IntToFloat().Categories(kRealCategories)                          \
       .Check(OpCheck::kNotForComplexInputs)                                                        \
       .Numpy(Promoted(kFloatingCategory).Named("deg2rad radians"))                                 \
-      .Jax(Inexact().Named("deg2rad radians")))                                                    \
+      .Jax(Inexact().Named("deg2rad radians"))                                                     \
+      .Mlx(Inexact().Named("radians")))                                                            \
   X(Rad2deg, UnaryRow("rad2deg").IntToFloat().Categories(kRealCategories)                          \
       .Check(OpCheck::kNotForComplexInputs)                                                        \
       .Numpy(Promoted(kFloatingCategory).Named("rad2deg degrees"))                                 \
-      .Jax(Inexact().Named("rad2deg degrees")))                                                    \
+      .Jax(Inexact().Named("rad2deg degrees"))                                                     \
+      .Mlx(Inexact().Named("degrees")))                                                            \
   X(Angle, UnaryRow("angle").IntToFloat().Result(ResultRule::kRealPart))                           \
   X(SpecialEntr, UnaryRow("special.entr").IntToFloat().Categories(kRealCategories))                \
   X(SpecialErfcx, UnaryRow("special.erfcx").IntToFloat().Categories(kRealButReducedFloats))        \
@@ -235,37 +289,48 @@ namespace oneflow_promote::ops {
   /* Unary, DEFAULT: the operand's own dtype. */                                                   \
   X(Ceil, UnaryRow("ceil").Categories(kIntegersAndFloats).Check(OpCheck::kNotForComplexInputs)     \
       .Numpy(Promoted(kRealCategories)).Jax(Promoted(kRealCategories))                             \
-      .ArrayApi(Promoted(kIntegersAndFloats)))                                                     \
+      .ArrayApi(Promoted(kIntegersAndFloats))                                                      \
+      .Mlx(Promoted(kRealCategories)))                                                             \
   X(Floor, UnaryRow("floor").Categories(kIntegersAndFloats).Check(OpCheck::kNotForComplexInputs)   \
       .Numpy(Promoted(kRealCategories)).Jax(Promoted(kRealCategories))                             \
-      .ArrayApi(Promoted(kIntegersAndFloats)))                                                     \
+      .ArrayApi(Promoted(kIntegersAndFloats))                                                      \
+      .Mlx(Promoted(kRealCategories)))                                                             \
   X(Trunc, UnaryRow("trunc").Alias("fix").Categories(kIntegersAndFloats)                           \
       .Check(OpCheck::kNotForComplexInputs).Numpy(Promoted(kRealCategories))                       \
-      .Jax(Promoted(kRealCategories)).ArrayApi(Promoted(kIntegersAndFloats)))                      \
+      .Jax(Promoted(kRealCategories)).ArrayApi(Promoted(kIntegersAndFloats))                       \
+      .Mlx(Promoted(kRealCategories).Check(FrameworkCheck::kArraysOnly)))                          \
   X(Round, UnaryRow("round").Alias("special.round").Categories(kIntegersAndFloats)                 \
-      .ArrayApi(Promoted(kNumberCategories)))                                                      \
+      .ArrayApi(Promoted(kNumberCategories))                                                       \
+      .Mlx(Promoted()))                                                                            \
   X(Frac, UnaryRow("frac").Categories(kFloatingCategory))                                          \
   X(Sign, UnaryRow("sign").Categories(kRealCategories).Check(OpCheck::kNotForComplexInputs)        \
       .Numpy(Promoted(kNumberCategories).ExactLoop()).Jax(Promoted(kNumberCategories))             \
-      .ArrayApi(Promoted(kNumberCategories)))                                                      \
+      .ArrayApi(Promoted(kNumberCategories))                                                       \
+      .Mlx(Promoted()))                                                                            \
   X(Sgn, UnaryRow("sgn"))                                                                          \
   X(BitwiseNot, UnaryRow("bitwise_not").Categories(kBitwiseCategories)                             \
       .Numpy(Promoted(kBitwiseCategories).Named("invert bitwise_not bitwise_invert"))              \
       .Jax(Promoted(kBitwiseCategories).Named("invert bitwise_not bitwise_invert"))                \
-      .ArrayApi(Promoted(kBitwiseCategories).Named("bitwise_invert")))                             \
+      .ArrayApi(Promoted(kBitwiseCategories).Named("bitwise_invert"))                              \
+      .Mlx(Promoted(kBitwiseCategories).Named("bitwise_invert")))                                  \
   X(NanToNum, UnaryRow("nan_to_num"))                                                              \
   X(Positive, UnaryRow("positive").Check(OpCheck::kPositive)                                       \
       .Numpy(Promoted(kNumberCategories).ExactLoop()).Jax(Promoted())                              \
-      .ArrayApi(Promoted(kNumberCategories)))                                                      \
+      .ArrayApi(Promoted(kNumberCategories))                                                       \
+      .Mlx(Promoted().Check(FrameworkCheck::kArraysOnly)))                                         \
   X(ConjPhysical, UnaryRow("conj_physical")                                                        \
       .Numpy(Promoted(kNumberCategories).Named("conjugate conj"))                                  \
       .Jax(Promoted().Named("conjugate conj"))                                                     \
-      .ArrayApi(Promoted(kNumberCategories).Named("conj")))                                        \
+      .ArrayApi(Promoted(kNumberCategories).Named("conj"))                                         \
+      .Mlx(Promoted().Named("conjugate conj")))                                                    \
   X(Square, UnaryRow("square").BoolToLong().Numpy(Promoted(kNumberCategories)).Jax(Numeric())      \
-      .ArrayApi(Promoted(kNumberCategories)))                                                      \
-  X(Real, UnaryRow("real").Result(ResultRule::kRealPart).ArrayApi(RealPart(kNumberCategories)))    \
+      .ArrayApi(Promoted(kNumberCategories))                                                       \
+      .Mlx(Promoted()))                                                                            \
+  X(Real, UnaryRow("real").Result(ResultRule::kRealPart).ArrayApi(RealPart(kNumberCategories))     \
+      .Mlx(RealPart()))                                                                            \
   X(Imag, UnaryRow("imag").Categories(kComplexCategory).Result(ResultRule::kRealPart)              \
-      .ArrayApi(RealPart(kComplexCategory)))                                                       \
+      .ArrayApi(RealPart(kComplexCategory))                                                        \
+      .Mlx(RealPart()))                                                                            \
   X(Relu, UnaryRow("nn.functional.relu").Alias("relu").Categories(kRealCategories)                 \
       .Check(OpCheck::kNoBoolRelu))                                                                \
   X(Hardtanh, UnaryRow("nn.functional.hardtanh").Categories(kRealCategories)                       \
@@ -285,19 +350,25 @@ namespace oneflow_promote::ops {
   X(Silu, UnaryRow("nn.functional.silu").Categories(kInexactCategories))                           \
   /* Unary, ALWAYS_BOOL. */                                                                        \
   X(Isfinite, UnaryRow("isfinite").AlwaysBool().Numpy(ReturnsBool()).Jax(ReturnsBool())            \
-      .ArrayApi(ReturnsBool(kNumberCategories)))                                                   \
+      .ArrayApi(ReturnsBool(kNumberCategories))                                                    \
+      .Mlx(ReturnsBool()))                                                                         \
   X(Isinf, UnaryRow("isinf").AlwaysBool().Numpy(ReturnsBool()).Jax(ReturnsBool())                  \
-      .ArrayApi(ReturnsBool(kNumberCategories)))                                                   \
+      .ArrayApi(ReturnsBool(kNumberCategories))                                                    \
+      .Mlx(ReturnsBool()))                                                                         \
   X(Isnan, UnaryRow("isnan").AlwaysBool().Numpy(ReturnsBool()).Jax(ReturnsBool())                  \
-      .ArrayApi(ReturnsBool(kNumberCategories)))                                                   \
+      .ArrayApi(ReturnsBool(kNumberCategories))                                                    \
+      .Mlx(ReturnsBool()))                                                                         \
   X(Isreal, UnaryRow("isreal").AlwaysBool())                                                       \
-  X(Isposinf, UnaryRow("isposinf").AlwaysBool().Check(OpCheck::kRealOnly))                         \
-  X(Isneginf, UnaryRow("isneginf").AlwaysBool().Check(OpCheck::kRealOnly))                         \
+  X(Isposinf, UnaryRow("isposinf").AlwaysBool().Check(OpCheck::kRealOnly)                          \
+      .Mlx(ReturnsBool()))                                                                         \
+  X(Isneginf, UnaryRow("isneginf").AlwaysBool().Check(OpCheck::kRealOnly)                          \
+      .Mlx(ReturnsBool()))                                                                         \
   X(Signbit, UnaryRow("signbit").AlwaysBool().Categories(kRealCategories)                          \
       .Numpy(ReturnsBool(kFloatingCategory)).Jax(ReturnsBool(kRealButFloat8))                      \
       .ArrayApi(ReturnsBool(kFloatingCategory)))                                                   \
   X(LogicalNot, UnaryRow("logical_not").AlwaysBool().Numpy(ReturnsBool()).Jax(ReturnsBool())       \
-      .ArrayApi(ReturnsBool(kBoolCategory)))                                                       \
+      .ArrayApi(ReturnsBool(kBoolCategory))                                                        \
+      .Mlx(ReturnsBool()))                                                                         \
   /* Binary. */                                                                                    \
   X(Fmod, BinaryRow("fmod").Categories(kIntegersAndFloats).Scalars(kScalarSecond)                  \
       .Numpy(Promoted(kIntegersAndFloats)).Jax(Numeric(kRealCategories)))                          \
@@ -322,7 +393,8 @@ namespace oneflow_promote::ops {
   X(Zeta, BinaryRow("special.zeta").IntToFloat().Categories(kRealButReducedFloats)                 \
       .Scalars(kScalarEither))                                                                     \
   X(Logaddexp, BinaryRow("logaddexp").Categories(kInexactCategories)                               \
-      .Numpy(Promoted(kFloatingCategory)).Jax(Inexact()).ArrayApi(Promoted(kFloatingCategory)))    \
+      .Numpy(Promoted(kFloatingCategory)).Jax(Inexact()).ArrayApi(Promoted(kFloatingCategory))     \
+      .Mlx(Inexact()))                                                                             \
   X(Logaddexp2, BinaryRow("logaddexp2").Categories(kFloatingCategory)                              \
       .Numpy(Promoted(kFloatingCategory)).Jax(Inexact()))                                          \
   X(Ldexp, BinaryRow("ldexp").IntToFloat().Converts(OperandConversion::kSecondIntToFloat)          \
@@ -337,12 +409,14 @@ namespace oneflow_promote::ops {
       .Scalars(kScalarEither)                                                                      \
       .Numpy(Promoted(kIntegerCategories).Named("left_shift bitwise_left_shift"))                  \
       .Jax(Numeric(kBitwiseCategories).Named("left_shift bitwise_left_shift"))                     \
-      .ArrayApi(Promoted(kIntegerCategories).Check(FrameworkCheck::kShiftCount)))                  \
+      .ArrayApi(Promoted(kIntegerCategories).Check(FrameworkCheck::kShiftCount))                   \
+      .Mlx(BoolToUInt8(kBitwiseCategories).Named("left_shift bitwise_left_shift")))                \
   X(BitwiseRightShift, BinaryRow("bitwise_right_shift").Categories(kIntegerCategories)             \
       .Scalars(kScalarEither)                                                                      \
       .Numpy(Promoted(kIntegerCategories).Named("right_shift bitwise_right_shift"))                \
       .Jax(Numeric(kBitwiseCategories).Named("right_shift bitwise_right_shift"))                   \
-      .ArrayApi(Promoted(kIntegerCategories).Check(FrameworkCheck::kShiftCount)))                  \
+      .ArrayApi(Promoted(kIntegerCategories).Check(FrameworkCheck::kShiftCount))                   \
+      .Mlx(BoolToUInt8(kBitwiseCategories).Named("right_shift bitwise_right_shift")))              \
   X(Rsub, BinaryRow("rsub").Categories(kNumberCategories).Check(OpCheck::kNoBoolOperand)           \
       .Scalars(kScalarSecond))                                                                     \
   X(ClampMin, BinaryRow("clamp_min").Categories(kRealCategories).Scalars(kScalarSecond)            \
@@ -364,28 +438,39 @@ namespace oneflow_promote::ops {
   X(Nanmean, ReductionRow("nanmean").Categories(kFloatingCategory).Check(OpCheck::kNanMean)        \
       .TakesDType().Numpy(Inexact()).Jax(Inexact()))                                               \
   X(Amax, ReductionRow("amax").Categories(kRealCategories).Numpy(Promoted().Named("max amax"))     \
-      .Jax(Promoted().Named("max amax")).ArrayApi(Promoted(kIntegersAndFloats).Named("max")))      \
+      .Jax(Promoted().Named("max amax")).ArrayApi(Promoted(kIntegersAndFloats).Named("max"))       \
+      .Mlx(Promoted().Named("max").Check(FrameworkCheck::kArraysOnly)))                            \
   X(Amin, ReductionRow("amin").Categories(kRealCategories).Numpy(Promoted().Named("min amin"))     \
-      .Jax(Promoted().Named("min amin")).ArrayApi(Promoted(kIntegersAndFloats).Named("min")))      \
+      .Jax(Promoted().Named("min amin")).ArrayApi(Promoted(kIntegersAndFloats).Named("min"))       \
+      .Mlx(Promoted().Named("min").Check(FrameworkCheck::kArraysOnly)))                            \
   X(Argmax, ReductionRow("argmax").Check(OpCheck::kArgExtremum).Result(ResultRule::kInt64)         \
-      .Numpy(ReturnsIndex()).Jax(ReturnsIndex()).ArrayApi(ReturnsIndex(kIntegersAndFloats)))       \
+      .Numpy(ReturnsIndex()).Jax(ReturnsIndex()).ArrayApi(ReturnsIndex(kIntegersAndFloats))        \
+      .Mlx(ReturnsIndex().Check(FrameworkCheck::kArraysOnly)))                                     \
   X(Argmin, ReductionRow("argmin").Check(OpCheck::kArgExtremum).Result(ResultRule::kInt64)         \
-      .Numpy(ReturnsIndex()).Jax(ReturnsIndex()).ArrayApi(ReturnsIndex(kIntegersAndFloats)))       \
+      .Numpy(ReturnsIndex()).Jax(ReturnsIndex()).ArrayApi(ReturnsIndex(kIntegersAndFloats))        \
+      .Mlx(ReturnsIndex().Check(FrameworkCheck::kArraysOnly)))                                     \
   X(Any, ReductionRow("any").Result(ResultRule::kBoolOrByte).Numpy(ReturnsBool())                  \
-      .Jax(ReturnsBool()).ArrayApi(ReturnsBool()))                                                 \
+      .Jax(ReturnsBool()).ArrayApi(ReturnsBool())                                                  \
+      .Mlx(ReturnsBool().Check(FrameworkCheck::kArraysOnly)))                                      \
   X(All, ReductionRow("all").Result(ResultRule::kBoolOrByte).Numpy(ReturnsBool())                  \
-      .Jax(ReturnsBool()).ArrayApi(ReturnsBool()))                                                 \
+      .Jax(ReturnsBool()).ArrayApi(ReturnsBool())                                                  \
+      .Mlx(ReturnsBool().Check(FrameworkCheck::kArraysOnly)))                                      \
   X(Var, ReductionRow("var").Check(OpCheck::kVarStd).Result(ResultRule::kRealPart)                 \
-      .Numpy(InexactRealPart()).Jax(InexactRealPart()).ArrayApi(Promoted(kFloatingCategory)))      \
+      .Numpy(InexactRealPart()).Jax(InexactRealPart()).ArrayApi(Promoted(kFloatingCategory))       \
+      .Mlx(InexactRealPart().Check(FrameworkCheck::kArraysOnly)))                                  \
   X(Std, ReductionRow("std").Check(OpCheck::kVarStd).Result(ResultRule::kRealPart)                 \
-      .Numpy(InexactRealPart()).Jax(InexactRealPart()).ArrayApi(Promoted(kFloatingCategory)))      \
-  X(Logsumexp, ReductionRow("logsumexp").IntToFloat())                                             \
+      .Numpy(InexactRealPart()).Jax(InexactRealPart()).ArrayApi(Promoted(kFloatingCategory))       \
+      .Mlx(InexactRealPart().Check(FrameworkCheck::kArraysOnly)))                                  \
+  X(Logsumexp, ReductionRow("logsumexp").IntToFloat()                                              \
+      .Mlx(Inexact().Check(FrameworkCheck::kArraysOnly)))                                          \
   X(CountNonzero, ReductionRow("count_nonzero").Result(ResultRule::kInt64)                         \
-      .ArrayApi(ReturnsIndex()))                                                                   \
+      .ArrayApi(ReturnsCount())                                                                    \
+      .Mlx(ReturnsCount().Check(FrameworkCheck::kArraysOnly)))                                     \
   X(Cumprod, ReductionRow("cumprod", OpKind::kScan).Floor(ReductionFloor::kInt64).TakesDType()     \
       .Numpy(Accumulates()).Jax(BoolToDefaultInt())                                                \
       .ArrayApi(Accumulates(kNumberCategories).Named("cumulative_prod")                            \
-      .Check(FrameworkCheck::kAtLeast1D)))                                                         \
+      .Check(FrameworkCheck::kAtLeast1D))                                                          \
+      .Mlx(Promoted().Named("cumprod cumulative_prod").Check(FrameworkCheck::kArraysOnly)))        \
   /* NumPy's and jax.numpy's, not PyTorch's. */                                                    \
   X(Cbrt, UnaryRow("cbrt").NotInTorch().Numpy(Promoted(kFloatingCategory))                         \
       .Jax(Inexact(kRealCategories)))                                                              \

@@ -322,11 +322,12 @@ TEST(OpRules, GradientDTypes) {
   EXPECT_FALSE(BackwardRaises(RuleOf(Op::kRemainder).derivative, /*scalar_self=*/false));
 }
 
-// The same calls in four frameworks, each answer read from the framework
+// The same calls in five frameworks, each answer read from the framework
 // itself on 2026-12-04 (numpy 2.4.6, array-api-strict 2.6.1, jax.numpy 0.10.2
-// with x64 off); "error" where it raises. The case files of tests/numpy,
-// tests/jax and tests/array_api hold every function; these are the rows that
-// show how the frameworks part.
+// with x64 off) and 2026-12-06 (mlx 0.32.4 on the CPU); "error" where it
+// raises. The case files of tests/numpy, tests/jax, tests/array_api and
+// tests/mlx hold every function; these are the rows that show how the
+// frameworks part.
 TEST(OpRules, EachFrameworkDecidesItsOwnDTypes) {
   const auto answer = [](Op op, std::vector<Operand> operands, Policy policy) -> std::string {
     const absl::StatusOr<OpDTypes> d = InferOpDTypes(op, operands, {}, policy);
@@ -338,25 +339,31 @@ TEST(OpRules, EachFrameworkDecidesItsOwnDTypes) {
     const char* numpy;
     const char* array_api;
     const char* jax_x32;
+    const char* mlx;
     const char* torch;
   };
   const Operand i8 = T(DType::kInt8);
   const std::vector<Row> rows = {
-      {Op::kSin, {i8}, "float16", "error", "float32", "float32"},
-      {Op::kSqrt, {T(DType::kInt16)}, "float32", "error", "float32", "float32"},
-      {Op::kDiv, {i8, i8}, "float64", "error", "float32", "float32"},
-      {Op::kMean, {i8}, "float64", "error", "float32", "error"},
-      {Op::kSum, {T(DType::kUInt8)}, "uint64", "uint64", "uint32", "int64"},
-      {Op::kSquare, {T(DType::kBool)}, "int8", "error", "int32", "int64"},
-      {Op::kAdd, {i8, Py(2.5)}, "float64", "error", "float32", "float32"},
-      {Op::kAdd, {i8, Operand::PyInt(300)}, "error", "error", "int8", "int8"},
-      {Op::kAbs, {T(DType::kComplex64)}, "float32", "float32", "float32", "float32"},
+      {Op::kSin, {i8}, "float16", "error", "float32", "float32", "float32"},
+      {Op::kSin, {T(DType::kInt64)}, "float64", "error", "float32", "float32", "float32"},
+      {Op::kSqrt, {T(DType::kInt16)}, "float32", "error", "float32", "float32", "float32"},
+      {Op::kDiv, {i8, i8}, "float64", "error", "float32", "float32", "float32"},
+      {Op::kMean, {i8}, "float64", "error", "float32", "float32", "error"},
+      {Op::kSum, {T(DType::kUInt8)}, "uint64", "uint64", "uint32", "uint32", "int64"},
+      {Op::kSum, {Operand::Tensor(DType::kBool, 0)}, "int64", "error", "int32", "bool", "int64"},
+      {Op::kSquare, {T(DType::kBool)}, "int8", "error", "int32", "bool", "int64"},
+      {Op::kAdd, {i8, Py(2.5)}, "float64", "error", "float32", "float32", "float32"},
+      {Op::kAdd, {i8, Operand::PyInt(300)}, "error", "error", "int8", "error", "int8"},
+      {Op::kLogicalAnd, {i8, Operand::PyInt(300)}, "bool", "error", "bool", "bool", "bool"},
+      {Op::kArgmax, {i8}, "int64", "int64", "int32", "uint32", "int64"},
+      {Op::kAbs, {T(DType::kComplex64)}, "float32", "float32", "float32", "float32", "float32"},
   };
   for (const Row& row : rows) {
     SCOPED_TRACE(OpName(row.op));
     EXPECT_EQ(answer(row.op, row.operands, Policy::kNumpy), row.numpy);
     EXPECT_EQ(answer(row.op, row.operands, Policy::kArrayApi), row.array_api);
     EXPECT_EQ(answer(row.op, row.operands, Policy::kJaxX32), row.jax_x32);
+    EXPECT_EQ(answer(row.op, row.operands, Policy::kMlx), row.mlx);
     EXPECT_EQ(answer(row.op, row.operands, Policy::kTorch), row.torch);
   }
   // heaviside is NumPy's and jax.numpy's, not the Array API's.
@@ -378,6 +385,9 @@ TEST(OpRules, ParsesEachFrameworksNames) {
   EXPECT_EQ(*ParseOp("invert", Policy::kJax), Op::kBitwiseNot);
   EXPECT_EQ(*ParseOp("bitwise_invert", Policy::kArrayApi), Op::kBitwiseNot);
   EXPECT_EQ(*ParseOp("cumulative_sum", Policy::kArrayApi), Op::kCumsum);
+  EXPECT_EQ(*ParseOp("left_shift", Policy::kMlx), Op::kBitwiseLeftShift);
+  EXPECT_EQ(*ParseOp("bitwise_invert", Policy::kMlx), Op::kBitwiseNot);
+  EXPECT_FALSE(ParseOp("heaviside", Policy::kMlx).ok());
   EXPECT_FALSE(ParseOp("arctan2", Policy::kArrayApi).ok());
   EXPECT_FALSE(ParseOp("cumulative_sum", Policy::kNumpy).ok());
   EXPECT_EQ(OpName(Op::kAtan2, Policy::kNumpy), "arctan2");

@@ -2,7 +2,7 @@
 // PyTorch's rule (promotion kind, categories, floors, checks, Python scalar
 // positions, autograd, overloads, autocast) and each other framework's
 // (FrameworkOp: NumPy's ufunc loops, jax.numpy's promote_args*, the Array
-// API's signatures), set on a row with named setters. Free of Abseil, for
+// API's signatures, MLX's ops), set on a row with named setters. Free of Abseil, for
 // nvcc.
 
 #ifndef ONEFLOW_PROMOTE_OPS_OP_SPEC_H_
@@ -90,7 +90,7 @@ enum DTypeCategories : uint8_t {
 
 // What becomes of the promoted dtype in a framework other than PyTorch. The
 // default int, unsigned int and float are the policy's: int64, uint64 and
-// float64, but int32, uint32 and float32 under jax_x32.
+// float64, but int32, uint32 and float32 under jax_x32 and mlx.
 enum class FrameworkRule : uint8_t {
   // The promoted dtype (add, maximum, bitwise ops).
   kPromoted,
@@ -103,6 +103,8 @@ enum class FrameworkRule : uint8_t {
   kNumeric,
   // Bool becomes the default int (jax.numpy's cumsum).
   kBoolToDefaultInt,
+  // Bool becomes uint8 (MLX's shifts).
+  kBoolToUInt8,
   // Bool and narrower signed ints become the default int, narrower unsigned
   // ints the default unsigned int (sum, prod).
   kAccumulate,
@@ -114,8 +116,11 @@ enum class FrameworkRule : uint8_t {
   kRealPart,
   // kInexact, then kRealPart (var, std).
   kInexactRealPart,
-  // Returns the default int (argmax, count_nonzero).
+  // Returns the framework's index dtype: the default int, but uint32 in MLX
+  // (argmax).
   kIndex,
+  // Returns the default int (count_nonzero).
+  kCount,
   // Returns uint8 (bitwise_count).
   kUInt8,
   // ldexp(x, i): x alone decides, as a float (NumPy's first float loop x
@@ -130,6 +135,7 @@ enum class FrameworkCheck : uint8_t {
   kIntPower,    // no integer to a negative Python int power (np.power, xp.pow)
   kShiftCount,  // no shift by a negative Python int (the Array API's shifts)
   kAtLeast1D,   // no 0-d array (the Array API's cumulative_prod)
+  kArraysOnly,  // no Python scalar operand (MLX's reductions, trunc, positive)
 };
 
 // How a framework other than PyTorch decides an op's dtypes. After
@@ -137,8 +143,8 @@ enum class FrameworkCheck : uint8_t {
 // `categories` are the dtypes the op computes in: NumPy computes in the
 // first of its loop dtypes within them that every operand casts to safely
 // (sin of int8 in float16), or with `exact_loop` in the promoted dtype
-// only; jax.numpy refuses a dtype outside them after the rule; the Array API
-// refuses an array operand outside them before promotion.
+// only; jax.numpy and MLX refuse a dtype outside them after the rule; the
+// Array API refuses an array operand outside them before promotion.
 struct FrameworkOp {
   // The op's name in the framework, then its aliases, space-separated; the
   // row's PyTorch name where a setter is given none. Null: the framework has
@@ -148,6 +154,12 @@ struct FrameworkOp {
   FrameworkRule rule = FrameworkRule::kPromoted;
   FrameworkCheck check = FrameworkCheck::kNone;
   bool exact_loop = false;
+  // A 0-d operand is returned as it is, its dtype unchanged (MLX's sum and
+  // prod reduce no axis of it).
+  bool zero_dim_unchanged = false;
+  // Python scalars become arrays of their own dtype before promotion, not of
+  // the other operand's (MLX's logical ops: no range check against it).
+  bool scalars_as_arrays = false;
 
   [[nodiscard]] constexpr bool present() const { return names != nullptr; }
   constexpr FrameworkOp Named(const char* value) const {
@@ -160,9 +172,14 @@ struct FrameworkOp {
     f.check = value;
     return f;
   }
-  constexpr FrameworkOp ExactLoop() const {
+  constexpr FrameworkOp ExactLoop() const { return Set(&FrameworkOp::exact_loop); }
+  constexpr FrameworkOp ZeroDimUnchanged() const { return Set(&FrameworkOp::zero_dim_unchanged); }
+  constexpr FrameworkOp ScalarsAsArrays() const { return Set(&FrameworkOp::scalars_as_arrays); }
+
+ private:
+  constexpr FrameworkOp Set(bool FrameworkOp::*field) const {
     FrameworkOp f = *this;
-    f.exact_loop = true;
+    f.*field = true;
     return f;
   }
 };
@@ -201,6 +218,12 @@ constexpr FrameworkOp RealPart(uint8_t categories = kAllCategories) {
 }
 constexpr FrameworkOp ReturnsIndex(uint8_t categories = kAllCategories) {
   return WithRule(FrameworkRule::kIndex, categories);
+}
+constexpr FrameworkOp ReturnsCount(uint8_t categories = kAllCategories) {
+  return WithRule(FrameworkRule::kCount, categories);
+}
+constexpr FrameworkOp BoolToUInt8(uint8_t categories = kAllCategories) {
+  return WithRule(FrameworkRule::kBoolToUInt8, categories);
 }
 constexpr FrameworkOp InexactRealPart(uint8_t categories = kAllCategories) {
   return WithRule(FrameworkRule::kInexactRealPart, categories);
@@ -336,6 +359,7 @@ struct OpSpec {
   FrameworkOp numpy;
   FrameworkOp jax;
   FrameworkOp array_api;
+  FrameworkOp mlx;
 
 #define ONEFLOW_PROMOTE_OP_SETTER(Setter, field, Type) \
   constexpr OpSpec Setter(Type value) const {          \
@@ -359,6 +383,7 @@ struct OpSpec {
   constexpr OpSpec Numpy(FrameworkOp f) const { return WithFramework(&OpSpec::numpy, f); }
   constexpr OpSpec Jax(FrameworkOp f) const { return WithFramework(&OpSpec::jax, f); }
   constexpr OpSpec ArrayApi(FrameworkOp f) const { return WithFramework(&OpSpec::array_api, f); }
+  constexpr OpSpec Mlx(FrameworkOp f) const { return WithFramework(&OpSpec::mlx, f); }
   constexpr OpSpec IntToFloat() const { return Promotion(PromotionKind::kIntToFloat); }
   constexpr OpSpec AlwaysBool() const { return Promotion(PromotionKind::kAlwaysBool); }
   constexpr OpSpec ComplexToFloat() const { return Promotion(PromotionKind::kComplexToFloat); }

@@ -7,36 +7,38 @@
 // and out of range, and CanCast against np.can_cast, jax's safe_to_cast and
 // mx.can_cast.
 
+#include <initializer_list>
+
 #include "gtest/gtest.h"
 #include "tests/oracle_cases.h"
 
 namespace oneflow_promote {
 namespace {
 
-TEST(NumpyVsNumpy, EveryGeneratedCase) {
-  const auto counts = testing::CheckCaseFile("tests/numpy/cases.tsv", Policy::kNumpy);
-  ASSERT_EQ(counts.count("numpy"), 1u);
-  EXPECT_GT(counts.at("numpy").compared, 7000);
-  EXPECT_GT(counts.at("numpy").errors_expected, 500);  // out-of-range Python ints
-  EXPECT_EQ(counts.at("numpy").can_casts, 14 * 14);
-}
-
-TEST(JaxVsJax, EveryGeneratedCaseInEachConfiguration) {
-  const auto counts = testing::CheckCaseFile("tests/jax/cases.tsv", Policy::kJax);
-  for (const char* policy : {"jax", "jax_x32", "jax_strict"}) {
+// Each of `policies` has its lines in the file, more than `cases` of them
+// (errors among them: out-of-range Python ints), and a can_cast line for
+// every pair of its `dtypes`: a truncated or empty file fails.
+void ExpectEveryCase(const char* path, std::initializer_list<const char*> policies, int cases,
+                     int errors, int dtypes) {
+  const auto counts = testing::CheckCaseFile(path, *ParsePolicy(*policies.begin()));
+  for (const char* policy : policies) {
     ASSERT_EQ(counts.count(policy), 1u) << policy;
-    EXPECT_GT(counts.at(policy).compared, 15000) << policy;
-    EXPECT_GT(counts.at(policy).errors_expected, 1000) << policy;
-    EXPECT_EQ(counts.at(policy).can_casts, 20 * 20) << policy;
+    EXPECT_GT(counts.at(policy).compared, cases) << policy;
+    EXPECT_GT(counts.at(policy).errors_expected, errors) << policy;
+    EXPECT_EQ(counts.at(policy).can_casts, dtypes * dtypes) << policy;
   }
 }
 
+TEST(NumpyVsNumpy, EveryGeneratedCase) {
+  ExpectEveryCase("tests/numpy/cases.tsv", {"numpy"}, 7000, 500, 14);
+}
+
+TEST(JaxVsJax, EveryGeneratedCaseInEachConfiguration) {
+  ExpectEveryCase("tests/jax/cases.tsv", {"jax", "jax_x32", "jax_strict"}, 15000, 1000, 20);
+}
+
 TEST(MlxVsMlx, EveryGeneratedCase) {
-  const auto counts = testing::CheckCaseFile("tests/mlx/cases.tsv", Policy::kMlx);
-  ASSERT_EQ(counts.count("mlx"), 1u);
-  EXPECT_GT(counts.at("mlx").compared, 7000);
-  EXPECT_GT(counts.at("mlx").errors_expected, 500);  // out-of-range Python ints
-  EXPECT_EQ(counts.at("mlx").can_casts, 14 * 14);
+  ExpectEveryCase("tests/mlx/cases.tsv", {"mlx"}, 7000, 500, 14);
 }
 
 }  // namespace

@@ -237,7 +237,7 @@ absl::StatusOr<DType> PromoteThenRule(const FrameworkOp& framework,
   if (!(framework.categories & CategoryBitOf(compute))) {
     return Invalid(
         absl::StrCat(QualifiedName(framework, policy), " does not accept ", Name(compute),
-                     policy == Policy::kMlx ? ": MLX raises" : ": JAX raises TypeError"));
+                     policy == Policy::kMlx ? ": MLX refuses it" : ": JAX raises TypeError"));
   }
   return compute;
 }

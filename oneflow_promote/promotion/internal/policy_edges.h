@@ -111,41 +111,43 @@ inline constexpr std::array<Edge, std::size(kJaxEdges)> kJaxX32Edges =
   return dtype != DType::kComplex32 && dtype != DType::kBComplex32;
 }
 
-// MLX 0.32 (mlx/dtype.cpp, "following JAX"): JAX's x64 lattice on the
-// dtypes MLX has, which lack the float8 formats and complex128, so that
-// complex64 is the top, above float64 (float64 + complex64 is complex64).
-// Its weak nodes stand for int32, float32 and complex64 (policy.h,
-// WeakDefault): uint64 + int8 is float32.
-inline constexpr Edge kMlxEdges[] = {
-    {DType::kBool, promotion_internal::kWeakInt},
-    {promotion_internal::kWeakInt, DType::kUInt8},
-    {promotion_internal::kWeakInt, DType::kInt8},
-    {DType::kUInt8, DType::kInt16},
-    {DType::kUInt8, DType::kUInt16},
-    {DType::kUInt16, DType::kInt32},
-    {DType::kUInt16, DType::kUInt32},
-    {DType::kUInt32, DType::kInt64},
-    {DType::kUInt32, DType::kUInt64},
-    {DType::kUInt64, promotion_internal::kWeakFloat},
-    {DType::kInt8, DType::kInt16},
-    {DType::kInt16, DType::kInt32},
-    {DType::kInt32, DType::kInt64},
-    {DType::kInt64, promotion_internal::kWeakFloat},
-    {promotion_internal::kWeakFloat, DType::kBFloat16},
-    {promotion_internal::kWeakFloat, DType::kFloat16},
-    {promotion_internal::kWeakFloat, promotion_internal::kWeakComplex},
-    {DType::kBFloat16, DType::kFloat32},
-    {DType::kFloat16, DType::kFloat32},
-    {DType::kFloat32, DType::kFloat64},
-    {DType::kFloat64, DType::kComplex64},
-    {promotion_internal::kWeakComplex, DType::kComplex64},
-};
-
 // The dtypes MLX has: bool, the integers, float16, bfloat16, float32,
 // float64 and complex64.
 [[nodiscard]] constexpr bool InMlx(DType dtype) {
   return InJax(dtype) && !IsFloat8(dtype) && dtype != DType::kComplex128;
 }
+
+namespace promotion_internal {
+
+[[nodiscard]] constexpr bool EdgeInMlx(const Edge& edge) {
+  return (!edge.from.is_dtype() || InMlx(edge.from.dtype())) &&
+         (!edge.to.is_dtype() || InMlx(edge.to.dtype()));
+}
+
+[[nodiscard]] constexpr int CountMlxEdges() {
+  int count = 1;  // float64 -> complex64
+  for (const Edge& edge : kJaxEdges) count += EdgeInMlx(edge) ? 1 : 0;
+  return count;
+}
+
+[[nodiscard]] constexpr std::array<Edge, CountMlxEdges()> MlxEdges() {
+  std::array<Edge, CountMlxEdges()> edges{};
+  size_t i = 0;
+  for (const Edge& edge : kJaxEdges) {
+    if (EdgeInMlx(edge)) edges[i++] = edge;
+  }
+  edges[i] = {DType::kFloat64, DType::kComplex64};
+  return edges;
+}
+
+}  // namespace promotion_internal
+
+// MLX 0.32 (mlx/dtype.cpp, "following JAX"): JAX's x64 lattice on the
+// dtypes MLX has, which lack the float8 formats and complex128, plus
+// float64 -> complex64, so that complex64 is the top (float64 + complex64 is
+// complex64). Its weak nodes stand for int32, float32 and complex64
+// (policy.h, WeakDefault): uint64 + int8 is float32.
+inline constexpr auto kMlxEdges = promotion_internal::MlxEdges();
 
 namespace promotion_internal {
 

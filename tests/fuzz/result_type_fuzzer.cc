@@ -297,7 +297,7 @@ bool InRange(absl::int128 value, DType d) {
 Outcome MlxArrayOf(const Operand& op, std::optional<DType> other) {
   switch (op.kind()) {
     case Operand::Kind::kTensor:
-      return InMlx(op.dtype()) ? Outcome(op.dtype()) : std::nullopt;
+      return IsValid(op.dtype()) && InMlx(op.dtype()) ? Outcome(op.dtype()) : std::nullopt;
     case Operand::Kind::kPyBool:
       return other.value_or(DType::kBool);
     case Operand::Kind::kPyInt: {

@@ -2,8 +2,8 @@
 // PyTorch's rule (promotion kind, categories, floors, checks, Python scalar
 // positions, autograd, overloads, autocast) and each other framework's
 // (FrameworkOp: NumPy's ufunc loops, jax.numpy's promote_args*, the Array
-// API's signatures, MLX's ops), set on a row with named setters. Free of Abseil, for
-// nvcc.
+// API's signatures, MLX's ops), set on a row with named setters. Free of
+// Abseil, for nvcc.
 
 #ifndef ONEFLOW_PROMOTE_OPS_OP_SPEC_H_
 #define ONEFLOW_PROMOTE_OPS_OP_SPEC_H_

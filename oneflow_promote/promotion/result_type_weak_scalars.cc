@@ -1,9 +1,9 @@
-// ResultType under NumPy's, JAX's and MLX's policies: each operand is a node of the
-// policy's order (a dtype, or a Python scalar's weak node), the nodes are
-// joined, a weak result stands for the policy's default dtype of its kind,
-// and Python ints are then checked as the library checks them.
+// ResultType under NumPy's, JAX's and MLX's policies: each operand is a node
+// of the policy's order (a dtype, or a Python scalar's weak node), the nodes
+// are joined (MLX's two at a time, left to right), a weak result stands for
+// the policy's default dtype of its kind, and Python ints are checked as the
+// library checks them.
 
-#include <algorithm>
 #include <optional>
 #include <string>
 

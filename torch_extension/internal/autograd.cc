@@ -256,10 +256,10 @@ torch::autograd::edge_list NextEdges(const OpCall& call) {
 
 // The node for a call: the formula (none: a node whose backward raises),
 // and the dtypes of the result the gradient arrives in. Saves the operands
-// the formula reads; `self` is the first operand's value (in place: a copy
-// of self made before the op overwrote it).
+// the formula reads; in place, a copy of self, taken before the op
+// overwrites it, with its own history so that double backward reaches self.
 NodePtr MakeBackward(const OpCall& call, std::optional<GradientFormula> formula,
-                     const ops::OpDTypes& dtypes, const at::Tensor* self = nullptr) {
+                     const ops::OpDTypes& dtypes, bool in_place = false) {
   if (!formula.has_value()) {
     return MakeNode<torch::autograd::NotImplemented>("oneflow_promote::" + call.overload->base,
                                                      NextEdges(call));
@@ -269,8 +269,8 @@ NodePtr MakeBackward(const OpCall& call, std::optional<GradientFormula> formula,
   if (ReadsOperands(*formula)) {
     auto& backward = static_cast<OpBackward&>(*node);
     for (size_t i = 0; i < call.operands.size(); ++i) {
-      if (i == 0 && self != nullptr) {
-        backward.Save(0, *self);
+      if (i == 0 && in_place) {
+        backward.Save(0, call.destination.clone());
       } else if (call.operands[i].tensor != nullptr) {
         backward.Save(i, *call.operands[i].tensor);
       }
@@ -321,10 +321,7 @@ void RunInPlace(const OpCall& call, const c10::OperatorHandle& op, c10::Dispatch
   ops::OpDTypes dtypes = InferDTypes(call);
   // The gradient arrives in self's dtype.
   dtypes.result = *FromTorchScalarType(self.scalar_type());
-  // A copy with its own history, so that double backward reaches self.
-  const at::Tensor self_before =
-      formula.has_value() && ReadsOperands(*formula) ? self.clone() : at::Tensor();
-  NodePtr node = MakeBackward(call, formula, dtypes, &self_before);
+  NodePtr node = MakeBackward(call, formula, dtypes, /*in_place=*/true);
   Redispatch(call, op, keys, stack);
   torch::autograd::rebase_history(self, node);
 }

@@ -158,6 +158,8 @@ std::string CategoriesText(uint8_t categories) {
     names.push_back("floating (no float8)");
   } else if (floating == (ops::kFloatingCategory & ~ops::kReducedFloatCategory)) {
     names.push_back("floating (no float16, bfloat16)");
+  } else if (floating == (ops::kReducedFloatCategory | ops::kFloat32Category)) {
+    names.push_back("float16, bfloat16, float32");
   }
   if (categories & ops::kComplexCategory) names.push_back("complex");
   return absl::StrJoin(names, ", ");

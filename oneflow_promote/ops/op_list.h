@@ -313,7 +313,8 @@ namespace oneflow_promote::ops {
       .Jax(Promoted(kBitwiseCategories).Named("invert bitwise_not bitwise_invert"))                \
       .ArrayApi(Promoted(kBitwiseCategories).Named("bitwise_invert"))                              \
       .Mlx(Promoted(kBitwiseCategories).Named("bitwise_invert")))                                  \
-  X(NanToNum, UnaryRow("nan_to_num"))                                                              \
+  X(NanToNum, UnaryRow("nan_to_num")                                                               \
+      .Mlx(Promoted(kBitwiseCategories | kReducedFloatCategory | kFloat32Category)))               \
   X(Positive, UnaryRow("positive").Check(OpCheck::kPositive)                                       \
       .Numpy(Promoted(kNumberCategories).ExactLoop()).Jax(Promoted())                              \
       .ArrayApi(Promoted(kNumberCategories))                                                       \

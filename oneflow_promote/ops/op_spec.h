@@ -54,8 +54,10 @@ enum DTypeCategories : uint8_t {
   kBoolCategory = 1,
   kIntegerCategories = 2,      // signed and unsigned
   kReducedFloatCategory = 16,  // float16 and bfloat16
-  kOtherFloatCategory = 4,     // float32 and float64
-  kFloat8Category = 32,        // the float8 formats
+  kFloat32Category = 4,
+  kFloat64Category = 64,
+  kOtherFloatCategory = kFloat32Category | kFloat64Category,
+  kFloat8Category = 32,  // the float8 formats
   kFloatingCategory = kReducedFloatCategory | kOtherFloatCategory | kFloat8Category,
   kComplexCategory = 8,
   kRealCategories = kBoolCategory | kIntegerCategories | kFloatingCategory,
@@ -80,8 +82,8 @@ enum DTypeCategories : uint8_t {
       return kIntegerCategories;
     case Category::kFloating:
       if (IsFloat8(dtype)) return kFloat8Category;
-      return dtype == DType::kFloat16 || dtype == DType::kBFloat16 ? kReducedFloatCategory
-                                                                   : kOtherFloatCategory;
+      if (dtype == DType::kFloat16 || dtype == DType::kBFloat16) return kReducedFloatCategory;
+      return dtype == DType::kFloat32 ? kFloat32Category : kFloat64Category;
     case Category::kComplex:
       return kComplexCategory;
   }

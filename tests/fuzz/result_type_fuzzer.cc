@@ -193,6 +193,12 @@ void IntRange(DType d, absl::int128& lo, absl::int128& hi) {
   }
 }
 
+bool InRange(absl::int128 value, DType d) {
+  absl::int128 lo, hi;
+  IntRange(d, lo, hi);
+  return value >= lo && value <= hi;
+}
+
 Outcome ArrayApiFold(const Input& in) {
   std::optional<DType> arrays;
   for (const Operand& op : in.operands) {
@@ -217,11 +223,7 @@ Outcome ArrayApiFold(const Input& in) {
         break;
       case Operand::Kind::kPyInt:
         if (a == DType::kBool) return std::nullopt;
-        if (Integer(a)) {
-          absl::int128 lo, hi;
-          IntRange(a, lo, hi);
-          if (op.int_value() < lo || op.int_value() > hi) return std::nullopt;
-        }
+        if (Integer(a) && !InRange(op.int_value(), a)) return std::nullopt;
         break;
       case Operand::Kind::kPyFloat:
         if (!Floating(a) && !Complex(a)) return std::nullopt;
@@ -284,12 +286,6 @@ std::string Describe(const Input& in) {
   for (const Operand& op : in.operands) parts.push_back(op.Describe());
   return absl::StrCat(PolicyName(in.policy), " default ",
                       static_cast<int>(in.options.default_dtype), ": ", absl::StrJoin(parts, ", "));
-}
-
-bool InRange(absl::int128 value, DType d) {
-  absl::int128 lo, hi;
-  IntRange(d, lo, hi);
-  return value >= lo && value <= hi;
 }
 
 // MLX's Python layer, restated: to_array of a scalar beside an array of

@@ -427,7 +427,7 @@ namespace oneflow_promote::ops {
   X(Vdot, BinaryRow("vdot").Contraction().Categories(kNumberCategories).Check(OpCheck::kDot))      \
   /* Ternary. */                                                                                   \
   X(Lerp, TernaryRow("lerp").Categories(kInexactCategories).Check(OpCheck::kLerp)                  \
-      .Scalars(kScalarThird))                                                                      \
+      .Scalars(kScalarThird).Converts(OperandConversion::kNumberWeightAsInput))                    \
   X(Addcmul, TernaryRow("addcmul").Categories(kNumberCategories))                                  \
   X(Addcdiv, TernaryRow("addcdiv").Check(OpCheck::kAddcdiv))                                       \
   X(Clamp, TernaryRow("clamp").Alias("clip").Categories(kIntegersAndFloats)                        \

@@ -66,10 +66,13 @@ Operand ScalarOfCategory(DType dtype) {
   return Operand::PyFloat(1.0);
 }
 
-// Operand `index` as the op's composite promotes it (OperandConversion);
-// other_is_scalar: some other operand after the first is a Python scalar.
-Operand ConvertOperand(OperandConversion conversion, const Operand& operand, size_t index,
-                       bool other_is_scalar) {
+// Operand `index` of `operands` as the op's composite promotes it
+// (OperandConversion); other_is_scalar: some other operand after the first is
+// a Python scalar.
+absl::StatusOr<Operand> ConvertOperand(OperandConversion conversion,
+                                       absl::Span<const Operand> operands, size_t index,
+                                       bool other_is_scalar, Policy policy) {
+  const Operand& operand = operands[index];
   const auto tensor_of = [&operand](DType dtype) {
     return Operand::Tensor(dtype, operand.is_tensor() ? operand.ndim() : 0);
   };
@@ -77,9 +80,16 @@ Operand ConvertOperand(OperandConversion conversion, const Operand& operand, siz
     case OperandConversion::kNone:
       return operand;
     case OperandConversion::kSecondIntToFloat:
-      // pow(2.0, other) of an integer other is a float that promotes as a
-      // Python float does: ldexp(float16, int8) is float16.
+      // An integer exponent leaves a float input's dtype as it is (torch's
+      // ldexp kernel), and pow(2.0, other) is float for an integer input:
+      // either way it promotes as a Python float would. A complex input is
+      // multiplied by pow of a 0-d 2 in its own dtype, which a 0-d exponent
+      // meets in one bucket, where the promotion can refuse (complex64 with
+      // uint16); a dimensioned exponent's category wins without it.
       if (index != 1 || !IsIntegerOrBool(operand.dtype())) return operand;
+      if (IsComplex(operands[0].dtype()) && operand.is_tensor() && operand.ndim() == 0) {
+        RETURN_IF_ERROR(PromoteTypes(operands[0].dtype(), operand.dtype(), policy).status());
+      }
       return Operand::PyFloat(1.0);
     case OperandConversion::kAllToDouble:
       return tensor_of(IsComplex(operand.dtype()) ? DType::kComplex128 : DType::kFloat64);
@@ -88,6 +98,9 @@ Operand ConvertOperand(OperandConversion conversion, const Operand& operand, siz
       // What CheckClampOperands lets through of a complex bound is its real part.
       if (IsComplex(operand.dtype())) return Operand::PyFloat(1.0);
       return operand.is_tensor() ? ScalarOfCategory(operand.dtype()) : operand;
+    case OperandConversion::kNumberWeightAsInput:
+      if (index != 2 || !operand.is_scalar()) return operand;
+      return ScalarOfCategory(operands[0].dtype());
   }
   return operand;
 }
@@ -258,7 +271,8 @@ absl::StatusOr<OpDTypes> InferOpDTypes(const OpRule& rule, absl::Span<const Oper
       std::any_of(operands.begin() + std::min<size_t>(1, operands.size()), operands.end(),
                   [](const Operand& o) { return o.is_scalar(); });
   for (size_t i = 0; i < converted.size(); ++i) {
-    converted[i] = ConvertOperand(rule.conversion, converted[i], i, any_scalar_bound);
+    ASSIGN_OR_RETURN(converted[i],
+                     ConvertOperand(rule.conversion, operands, i, any_scalar_bound, policy));
   }
   ASSIGN_OR_RETURN(DType promoted,
                    rule.keeps_dtype

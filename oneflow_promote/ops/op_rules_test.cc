@@ -233,6 +233,39 @@ TEST(OpRules, WhereScalarsAndCondition) {
             "error: value 1e+300 cannot be converted to type float32 without overflow");
 }
 
+// lerp's Scalar overload runs on start's dtype and converts the weight,
+// checked, to the kernel's opmath type; a 0-d weight is promoted instead.
+TEST(OpRules, LerpWeight) {
+  const auto lerp = [](DType start, Operand weight) {
+    return Answer(Op::kLerp, {T(start), T(start), weight});
+  };
+  EXPECT_EQ(lerp(DType::kFloat16, Py(1e10)), "float16");
+  EXPECT_EQ(lerp(DType::kFloat16, Py(1e300)),
+            "error: value cannot be converted to type float without overflow");
+  EXPECT_EQ(lerp(DType::kFloat64, Py(1e300)), "float64");
+  EXPECT_EQ(lerp(DType::kComplex64, Py(1e300)),
+            "error: value cannot be converted to type c10::complex<float> without overflow");
+  EXPECT_EQ(lerp(DType::kFloat32, Operand::PyComplex({2.0, 0.0})), "float32");
+  EXPECT_EQ(lerp(DType::kFloat64, Operand::PyComplex({0.0, 1.0})),
+            "error: value cannot be converted to type double without overflow");
+  EXPECT_EQ(lerp(DType::kComplex64, Operand::PyComplex({0.0, 1.0})), "complex64");
+  EXPECT_EQ(lerp(DType::kBFloat16, Operand::PyBool(true)), "bfloat16");
+  EXPECT_TRUE(absl::StrContains(lerp(DType::kInt16, Py(2.5)), "not implemented for 'int16'"));
+  EXPECT_EQ(lerp(DType::kFloat32, Operand::Tensor(DType::kFloat64, 0)), "float32");
+  EXPECT_EQ(lerp(DType::kFloat32, Operand::Tensor(DType::kComplex64, 0)), "complex64");
+}
+
+// ldexp of a complex input multiplies by pow(2, other) with 2 a 0-d tensor of
+// the input's dtype: a 0-d exponent meets it in one bucket.
+TEST(OpRules, LdexpOfComplex) {
+  EXPECT_EQ(Answer(Op::kLdexp, {T(DType::kComplex64), T(DType::kUInt16)}), "complex64");
+  EXPECT_EQ(Answer(Op::kLdexp, {T(DType::kComplex64), Operand::Tensor(DType::kInt16, 0)}),
+            "complex64");
+  EXPECT_EQ(Answer(Op::kLdexp, {T(DType::kComplex128), Operand::Tensor(DType::kUInt32, 0)}),
+            "error: Promotion for uint16, uint32, uint64 types is not supported, attempted to "
+            "promote complex128 and uint32");
+}
+
 TEST(OpRules, BuiltinRulesFollowTheOpList) {
   for (Op op : kAllOps) {
     EXPECT_EQ(RuleOf(op).name, OpName(op));

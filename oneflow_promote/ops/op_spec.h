@@ -313,10 +313,15 @@ enum ScalarPositions : uint8_t {
 // composite of others in PyTorch (ldexp is mul(input, pow(2.0, other))).
 enum class OperandConversion : uint8_t {
   kNone,
-  kSecondIntToFloat,  // an integer or bool second operand promotes as a Python float
-  kAllToDouble,       // every operand becomes float64 (complex128 if complex)
+  // An integer or bool second operand promotes as a Python float; beside a
+  // complex first operand a 0-d one must promote with it (ldexp).
+  kSecondIntToFloat,
+  kAllToDouble,  // every operand becomes float64 (complex128 if complex)
   // Beside a Python scalar bound, a 0-d tensor bound is a number (clamp).
   kZeroDimBoundsAsNumbers,
+  // A Python-number third operand is read in the first's dtype and takes no
+  // part in the promotion (lerp's Scalar weight).
+  kNumberWeightAsInput,
 };
 
 // Which autocast list an op is on (torch.autocast's names).

@@ -6,10 +6,10 @@ that it refuses.
 
 Operands: every dtype as a tensor with dimensions and as a 0-d tensor, and
 Python scalars (bool, int, float, complex, and ints that overflow narrow
-types); unary ops and reductions on all 22 dtypes, binary and ternary ops on
-the 15 that PyTorch computes with most (no float8, complex32 or bcomplex32;
-fewer as 0-d tensors),
-reductions with each dtype= too. Each line is a `promote --batch` input, a
+types); unary ops and reductions on all 22 dtypes, binary ops on the 15 that
+PyTorch computes with most (no float8, complex32 or bcomplex32), ternary ops
+on those as their first operand and on fewer as the others; reductions with
+each dtype= too. Each line is a `promote --batch` input, a
 tab, and torch's answer:
   DTYPE              the result's dtype;
   refused: TEXT      torch raises for a reason of the rule (TypeError from its
@@ -125,15 +125,15 @@ def cases():
     for name in TAKES_DTYPE:
         for operand, dtype in itertools.product([(d, 1) for d in COMMON], COMMON):
             yield name, [operand], dtype
-    pool = [(d, 1) for d in COMMON] + [(d, 0) for d in FEW]
+    pool = operands_of(COMMON)
     for name in BINARY:
         for a, b in itertools.product(pool + SCALARS, repeat=2):
             if isinstance(a, tuple) or isinstance(b, tuple) or (a, b) == (2, 2.5):
                 yield name, [a, b], None
     conditions = [("bool", 1), ("bool", 0), ("uint8", 1), ("int8", 1)]
-    values = operands_of(FEW) + [2, 2.5, True]
+    values = operands_of(FEW) + [2, 2.5, True, 1j]
     for name in TERNARY:
-        firsts = conditions if name == "where" else operands_of(FEW)
+        firsts = conditions if name == "where" else operands_of(COMMON)
         for a, b, c in itertools.product(firsts, values, values):
             yield name, [a, b, c], None
 

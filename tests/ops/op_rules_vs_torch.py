@@ -27,9 +27,6 @@ KNOWN_DISAGREEMENTS = {
     ("clamp_max", "clamp_max_scalar_cpu", "Bool"): "bool operands, number bound",
     # A bool exponent tensor: the rule converts it as a Python float first.
     ("ldexp", "ldexp_cpu_exp", "Bool"): "a bool exponent",
-    # lerp with a Python-number weight checks start's own dtype.
-    **{("lerp", "lerp_kernel_scalar", dtype): "integer or bool start, number weight"
-       for dtype in ("Bool", "Byte", "Char", "Long")},
     # OpInfo lists complex nansum on CUDA only: a CPU gap of torch's.
     ("nansum", "nansum_cpu", "ComplexFloat"): "complex on the CPU",
     ("nansum", "nansum_cpu", "ComplexDouble"): "complex on the CPU",

@@ -138,20 +138,6 @@ inline absl::Status CheckSameDType(absl::Span<const Operand> operands) {
   return absl::OkStatus();
 }
 
-// lerp's end, and a weight with dimensions, must have start's dtype; a 0-d
-// or Python scalar weight is promoted with them.
-inline absl::Status CheckLerpOperands(absl::Span<const Operand> operands) {
-  constexpr const char* kNames[] = {"start", "end", "weight"};
-  for (size_t i = 1; i < operands.size(); ++i) {
-    const bool checked = i == 1 || (operands[i].is_tensor() && operands[i].ndim() > 0);
-    if (checked && operands[i].dtype() != operands[0].dtype()) {
-      return Invalid(absl::StrCat("expected dtype ", Name(operands[0].dtype()), " for `", kNames[i],
-                                  "` but got dtype ", Name(operands[i].dtype())));
-    }
-  }
-  return absl::OkStatus();
-}
-
 inline absl::Status CheckAddcdivOperands(absl::Span<const Operand> operands) {
   if (IsIntegerOrBool(operands[1].dtype()) && IsIntegerOrBool(operands[2].dtype())) {
     return Invalid(
@@ -285,6 +271,52 @@ inline absl::Status CheckScalarFits(const Operand& scalar, DType to) {
   if (FitsCheckedConversion(scalar, to)) return absl::OkStatus();
   return Invalid(absl::StrCat("value ", scalar.ToString(), " cannot be converted to type ",
                               Name(to), " without overflow"));
+}
+
+// lerp's end, and a weight with dimensions, must have start's dtype; a 0-d
+// weight is promoted with them. A Python-number weight is converted, checked,
+// to the opmath type of start's kernel (float for float16 and bfloat16); a
+// complex one must be real beside a real start.
+inline absl::Status CheckLerpOperands(absl::Span<const Operand> operands) {
+  constexpr const char* kNames[] = {"start", "end", "weight"};
+  for (size_t i = 1; i < operands.size(); ++i) {
+    const bool checked = i == 1 || (operands[i].is_tensor() && operands[i].ndim() > 0);
+    if (checked && operands[i].dtype() != operands[0].dtype()) {
+      return Invalid(absl::StrCat("expected dtype ", Name(operands[0].dtype()), " for `", kNames[i],
+                                  "` but got dtype ", Name(operands[i].dtype())));
+    }
+  }
+  const Operand& weight = operands[2];
+  if (!weight.is_scalar()) return absl::OkStatus();
+  const char* opmath_name = nullptr;
+  DType opmath = operands[0].dtype();
+  switch (opmath) {
+    case DType::kFloat16:
+    case DType::kBFloat16:
+      opmath = DType::kFloat32;
+      [[fallthrough]];
+    case DType::kFloat32:
+      opmath_name = "float";
+      break;
+    case DType::kFloat64:
+      opmath_name = "double";
+      break;
+    case DType::kComplex64:
+      opmath_name = "c10::complex<float>";
+      break;
+    case DType::kComplex128:
+      opmath_name = "c10::complex<double>";
+      break;
+    default:  // no kernel: the category check refuses
+      return absl::OkStatus();
+  }
+  const bool complex_into_real =
+      weight.kind() == Operand::Kind::kPyComplex && weight.imag_value() != 0 && !IsComplex(opmath);
+  if (complex_into_real || !FitsCheckedConversion(weight, opmath)) {
+    return Invalid(
+        absl::StrCat("value cannot be converted to type ", opmath_name, " without overflow"));
+  }
+  return absl::OkStatus();
 }
 
 // The CPU kernel converts a Python exponent to an integer or narrow-float

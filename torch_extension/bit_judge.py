@@ -81,20 +81,17 @@ CPU_PATH_ULPS = {("div", torch.complex64): 2, ("div", torch.complex128): 1,
 def path_dependent(op, a, b, theirs):
     """The positions of a CPU result whose value torch leaves to its vector
     or scalar loop, where ours takes one answer (docs/ops.md, "Element
-    semantics"): maximum and minimum of +0.0 and -0.0 (the vector loop gives
-    the second, the scalar loop the first), and remainder where a / b
-    overflows the float it computes in (Sleef's vector fmod gives NaN, the
-    scalar loop fmod's answer). None where there are none."""
-    if (theirs.device.type != "cpu" or op not in ("maximum", "minimum", "remainder")
-            or not theirs.dtype.is_floating_point):
+    semantics"): remainder where a / b overflows the float it computes in
+    (Sleef's vector fmod gives NaN, the scalar loop fmod's answer). None
+    where there are none. (maximum and minimum of +0.0 and -0.0 follow
+    torch's two loops: no position of theirs is exempt.)"""
+    if theirs.device.type != "cpu" or op != "remainder" or not theirs.dtype.is_floating_point:
         return None
     a, b = (x.expand_as(theirs) if torch.is_tensor(x) else torch.full_like(theirs, x)
             for x in (a, b))
-    if op == "remainder":
-        wide = torch.float64 if theirs.dtype == torch.float64 else torch.float32
-        quotient = a.to(torch.float64) / b.to(torch.float64)
-        return quotient.abs() > torch.finfo(wide).max
-    return (a == 0) & (b == 0) & (a.signbit() != b.signbit())
+    wide = torch.float64 if theirs.dtype == torch.float64 else torch.float32
+    quotient = a.to(torch.float64) / b.to(torch.float64)
+    return quotient.abs() > torch.finfo(wide).max
 
 
 def assert_same(theirs, mine, what, op=None, operands=None):

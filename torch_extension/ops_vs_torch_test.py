@@ -125,6 +125,53 @@ def test_binary_op_matches_torch_on_every_dtype_pair(op):
     assert computed > 0, f"torch computed no case of {op}"
 
 
+def signed_zeros(shape, dtype, negative):
+    """Zeros of `shape`: -0.0 where `negative` (a slice of the flat
+    elements) picks them, +0.0 elsewhere; integers are +0 only."""
+    t = torch.zeros(shape, dtype=dtype)
+    if dtype.is_floating_point:
+        t.view(-1)[negative] = -0.0
+    return t
+
+
+# Which of two equal zeros torch's CPU maximum and minimum return depends on
+# the loop that meets them (docs/ops.md, "Element semantics"): rows shorter
+# than, as long as and longer than its vector step, broadcasts, rows cut by
+# at::parallel_for's thread ranges, mixed dtypes, strided and out= calls.
+@pytest.mark.parametrize("op", ["maximum", "minimum"])
+def test_signed_zero_ties_follow_torchs_loops(op):
+    shapes = [((), ()), ((4,), (4,)), ((15,), (15,)), ((17,), (17,)), ((33,), (33,)),
+              ((100,), (100,)), ((200, 17), (200, 17)), ((3, 40), (40,)), ((3, 1), (3, 40)),
+              ((5, 17), ()), ((100003,), (100003,)), ((70000,), ())]
+    floats = [torch.float32, torch.float64, torch.float16, torch.bfloat16]
+    patterns = [slice(0, None, 2), slice(None), slice(0, 0)]
+    for (a_shape, b_shape), a_dtype, b_dtype, a_neg, b_neg in itertools.product(
+            shapes, floats + [torch.int32], floats, patterns, patterns):
+        a = signed_zeros(a_shape, a_dtype, a_neg)
+        b = signed_zeros(b_shape, b_dtype, b_neg)
+        assert_same(getattr(torch, op)(a, b), getattr(torch.ops.oneflow_promote, op)(a, b),
+                    f"{op}({a_dtype}{list(a_shape)}, {b_dtype}{list(b_shape)})")
+    strided = {
+        "transposed, contiguous": (signed_zeros((40, 40), torch.float32, patterns[0]).t(),
+                                   signed_zeros((40, 40), torch.float32, patterns[1])),
+        "every other row": (signed_zeros((8, 40), torch.float32, patterns[0])[::2],
+                            signed_zeros((4, 40), torch.float32, patterns[1])),
+        "every other float64 column": (signed_zeros((4, 80), torch.float64, patterns[0])[:, ::2],
+                                       signed_zeros((4, 40), torch.float16, patterns[1])),
+        "every other float32 column": (signed_zeros((4, 80), torch.float32, patterns[0])[:, ::2],
+                                       signed_zeros((4, 40), torch.float32, patterns[1])),
+    }
+    for what, (a, b) in strided.items():
+        assert_same(getattr(torch, op)(a, b), getattr(torch.ops.oneflow_promote, op)(a, b),
+                    f"{op}({what})")
+    for out_dtype in (torch.float32, torch.float64):
+        a, b = (signed_zeros((64,), torch.float32, p) for p in patterns[:2])
+        theirs, mine = torch.empty(64, dtype=out_dtype), torch.empty(64, dtype=out_dtype)
+        getattr(torch, op)(a, b, out=theirs)
+        getattr(torch.ops.oneflow_promote, op)(a, b, out=mine)
+        assert_same(theirs, mine, f"{op}(out={out_dtype})")
+
+
 # torch's functions that take no Python scalar as the second operand (ours
 # do, promoting it as a wrapped number).
 TENSOR_ONLY_OPS = {"maximum", "minimum", "atan2", "logical_and", "logical_or", "logical_xor"}

@@ -66,6 +66,7 @@ EXTENSION_SOURCES = [
     "torch_extension/internal/kernels.cc",
     "torch_extension/internal/overloads.cc",
     "torch_extension/internal/scalar_scalar.cc",
+    "torch_extension/internal/vector_loops.cc",
 ]
 # The cast kernels for a wider ISA of the build machine's architecture,
 # compiled apart with their own flags, as in Bazel and CMake (cpp_extension

@@ -62,7 +62,9 @@ Tensor FlatView(const at::Tensor& t, DType dtype) {
 }  // namespace
 
 bool TakesFastPath(const OpCall& call) {
-  if (call.destination.defined() || call.operands.size() != 2 || call.alpha.has_value()) {
+  // maximum and minimum follow torch's two loops on ties (kernels.cc).
+  if (call.destination.defined() || call.operands.size() != 2 || call.alpha.has_value() ||
+      call.op == ops::Op::kMaximum || call.op == ops::Op::kMinimum) {
     return false;
   }
   const at::Tensor* first = call.operands[0].tensor;

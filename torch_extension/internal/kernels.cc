@@ -29,6 +29,7 @@
 #include "functional/torch_tensor_traits.h"
 #include "kernels/cast.h"
 #include "torch_extension/internal/fast_path.h"
+#include "torch_extension/internal/vector_loops.h"
 
 namespace oneflow_promote::torch_extension {
 namespace {
@@ -176,78 +177,8 @@ struct AlphaSteps {
   // float16 and bfloat16: the element ranges PyTorch's vector loop
   // computes, fused in float32 (TorchVectorRanges); the others take the
   // steps in `dtype`.
-  std::vector<std::pair<int64_t, int64_t>> fused;
+  ElementRanges fused;
 };
-
-// The rows PyTorch's TensorIterator hands its inner loop for this call:
-// their length (the trailing dimensions each operand takes whole, or each
-// repeats, alike, which coalesce) and whether its vector loop runs them
-// (every operand contiguous along them, but for at most one that repeats).
-// 0 where it cannot tell: a strided operand, or a strided result.
-int64_t VectorRowLength(const OpCall& call, at::IntArrayRef shape) {
-  if (call.destination.defined() && !call.destination.is_contiguous()) return 0;
-  const int64_t rank = static_cast<int64_t>(shape.size());
-  // Per operand, per dimension of the result: whether it takes it whole.
-  absl::InlinedVector<absl::InlinedVector<bool, 8>, 3> whole;
-  for (const Operand& operand : call.operands) {
-    const at::Tensor* t = operand.tensor;
-    absl::InlinedVector<bool, 8> takes(rank, false);
-    if (t != nullptr && t->numel() != 1) {
-      if (!t->is_contiguous()) return 0;
-      const int64_t offset = rank - t->dim();
-      for (int64_t d = 0; d < t->dim(); ++d) takes[offset + d] = t->size(d) != 1;
-    }
-    whole.push_back(std::move(takes));
-  }
-  int64_t length = 1;
-  std::optional<int64_t> pattern_dim;
-  for (int64_t d = rank - 1; d >= 0; --d) {
-    if (shape[d] == 1) continue;
-    if (pattern_dim.has_value()) {
-      bool same = true;
-      for (const auto& takes : whole) same &= takes[d] == takes[*pattern_dim];
-      if (!same) break;
-    } else {
-      pattern_dim = d;
-    }
-    length *= shape[d];
-  }
-  if (!pattern_dim.has_value()) return 0;
-  int repeating = 0;
-  for (const auto& takes : whole) repeating += !takes[*pattern_dim];
-  return repeating <= 1 ? length : 0;
-}
-
-// The element ranges PyTorch 2.15's CPU add kernel runs in its vector loop,
-// of a result of `numel` elements in rows of `row` (VectorRowLength): in
-// each thread's range of at::parallel_for, each row's piece but its last
-// length % 32 elements, 32 being two vectors of Half or BFloat16 under AVX2
-// and AVX512 alike (measured); none where torch runs without vectors.
-std::vector<std::pair<int64_t, int64_t>> TorchVectorRanges(int64_t numel, int64_t row) {
-  std::vector<std::pair<int64_t, int64_t>> ranges;
-#if defined(__x86_64__)
-  static const bool vectors = at::get_cpu_capability() != "DEFAULT";
-  if (!vectors || row == 0) return ranges;
-  constexpr int64_t kVectorPair = 32;
-  const int64_t grain = at::internal::GRAIN_SIZE;
-  int64_t threads = numel < grain ? 1 : at::get_num_threads();
-  threads = std::max<int64_t>(1, std::min(threads, (numel + grain - 1) / grain));
-  const int64_t chunk = (numel + threads - 1) / threads;
-  for (int64_t begin = 0; begin < numel; begin += chunk) {
-    const int64_t end = std::min(numel, begin + chunk);
-    for (int64_t piece = begin; piece < end;) {
-      const int64_t piece_end = std::min(end, (piece / row + 1) * row);
-      const int64_t length = piece_end - piece;
-      if (length >= kVectorPair) ranges.emplace_back(piece, piece + length - length % kVectorPair);
-      piece = piece_end;
-    }
-  }
-#else
-  (void)numel;  // not measured: every element as the scalar loop computes it
-  (void)row;
-#endif
-  return ranges;
-}
 
 // How add and sub with alpha other than 1 run where PyTorch's CPU kernel
 // does not compute self + alpha * other in one fused step: float16 and
@@ -274,7 +205,9 @@ std::optional<AlphaSteps> AlphaStepsOf(const OpCall& call, const OpDTypes& dtype
   const double rounded = dtype == DType::kFloat16 ? static_cast<float>(c10::Half(value))
                                                   : static_cast<float>(c10::BFloat16(value));
   AlphaSteps steps{dtype, c10::Scalar(rounded)};
-  steps.fused = TorchVectorRanges(c10::multiply_integers(shape), VectorRowLength(call, shape));
+  // Two vectors of Half or BFloat16.
+  steps.fused = TorchVectorRanges(c10::multiply_integers(shape),
+                                  VectorRowLength(call, shape, TorchType(dtype)), 32);
   return steps;
 }
 
@@ -314,6 +247,102 @@ void RunWithAlpha(const OpCall& call, const AlphaSteps& steps, absl::Span<const 
   for (const auto& [begin, end] : steps.fused) {
     std::memcpy(static_cast<char*>(target.data_ptr()) + begin * size,
                 static_cast<const char*>(fused.data_ptr()) + begin * size, (end - begin) * size);
+  }
+}
+
+// maximum and minimum of equal elements: PyTorch's CPU kernel returns the
+// second in its vector loop (vmaxps, vminps) and the first in its scalar
+// loop (std::max, std::min), which only +0.0 and -0.0 tell apart; the
+// library's kernel returns the first. The ranges of the vector loop, or none
+// where the call needs no more than the library's kernel.
+ElementRanges TiesToSecond(const OpCall& call, const OpDTypes& dtypes, const c10::Device& device,
+                           at::IntArrayRef shape) {
+  if (!device.is_cpu() || (call.op != ops::Op::kMaximum && call.op != ops::Op::kMinimum)) {
+    return {};
+  }
+  int64_t vector_pair = 0;  // two 32-byte vectors
+  switch (dtypes.compute) {
+    case DType::kFloat16:
+    case DType::kBFloat16:
+      vector_pair = 32;
+      break;
+    case DType::kFloat32:
+      vector_pair = 16;
+      break;
+    case DType::kFloat64:
+      vector_pair = 8;
+      break;
+    default:
+      return {};
+  }
+  return TorchVectorRanges(c10::multiply_integers(shape),
+                           VectorRowLength(call, shape, TorchType(dtypes.compute)), vector_pair);
+}
+
+// The call's operands: the views the kernel reads, the tensors behind them
+// (undefined for a Python scalar or a wrapped number), and the kernel's
+// result shape.
+struct KernelOperands {
+  absl::InlinedVector<Tensor, 3> views;
+  std::vector<at::Tensor> sources;
+  at::DimVector shape;
+};
+
+// Runs the binary op into `target` (contiguous, shaped as the result) with
+// its operands in order, or swapped: over every element, or only over
+// `ranges` (views of the rows they lie in).
+void RunBinary(ops::Op op, const KernelOperands& operands, bool swap, const ElementRanges* ranges,
+               const OpDTypes& dtypes, const at::Tensor& target,
+               const functional::OpOptions& options) {
+  const auto run = [&](Tensor first, Tensor second, const at::Tensor& into) {
+    if (swap) std::swap(first, second);
+    const Tensor inputs[] = {std::move(first), std::move(second)};
+    Tensor into_view = ViewOf(into, 2);
+    ThrowIfError(functional::CallOutWithDTypes(op, inputs, dtypes, into_view, options));
+  };
+  if (ranges == nullptr) return run(operands.views[0], operands.views[1], target);
+  const at::Tensor flat = target.view(-1);
+  for (const auto& [begin, end] : *ranges) {
+    absl::InlinedVector<Tensor, 2> views;
+    for (size_t i = 0; i < 2; ++i) {
+      const at::Tensor& source = operands.sources[i];
+      if (!source.defined()) {
+        views.push_back(operands.views[i]);
+      } else if (source.numel() == 1) {
+        views.push_back(ViewOf(source.reshape({1}), i));
+      } else {
+        views.push_back(ViewOf(RowRangeOf(source, operands.shape, begin, end), i));
+      }
+    }
+    run(views[0], views[1], flat.narrow(0, begin, end - begin));
+  }
+}
+
+// maximum and minimum as PyTorch's CPU kernel computes them: the kernel
+// over every element with the operands as the larger share of elements
+// wants them, then the other share again. Few ranges run over views of
+// their rows; many (short rows) over the whole result into a second
+// tensor, whose elements in them are copied.
+void RunTiesAsTorch(ops::Op op, const KernelOperands& operands, const ElementRanges& vector,
+                    const OpDTypes& dtypes, const at::Tensor& target,
+                    const functional::OpOptions& options) {
+  constexpr size_t kMostRangeCalls = 64;
+  const int64_t numel = target.numel();
+  int64_t in_vector = 0;
+  for (const auto& [begin, end] : vector) in_vector += end - begin;
+  const bool swap_whole = 2 * in_vector >= numel;
+  const ElementRanges outside = OutsideRanges(vector, numel);
+  const ElementRanges& again = swap_whole ? outside : vector;
+  RunBinary(op, operands, swap_whole, nullptr, dtypes, target, options);
+  if (again.size() <= kMostRangeCalls) {
+    return RunBinary(op, operands, !swap_whole, &again, dtypes, target, options);
+  }
+  const at::Tensor other = at::empty_like(target);
+  RunBinary(op, operands, !swap_whole, nullptr, dtypes, other, options);
+  const size_t size = target.element_size();
+  for (const auto& [begin, end] : again) {
+    std::memcpy(static_cast<char*>(target.data_ptr()) + begin * size,
+                static_cast<const char*>(other.data_ptr()) + begin * size, (end - begin) * size);
   }
 }
 
@@ -435,10 +464,12 @@ at::Tensor RunOnDevice(const OpCall& call) {
   // run on one dimension: inputs broadcast and made contiguous by torch
   // (copies, no conversion).
   const bool flatten = static_cast<int>(shape.size()) > kMaxCastRank;
-  std::vector<at::Tensor> keep_alive;
-  absl::InlinedVector<Tensor, 3> views;
+  KernelOperands operands;
+  operands.shape = flatten ? at::DimVector{numel} : shape;
+  absl::InlinedVector<Tensor, 3>& views = operands.views;
   for (size_t i = 0; i < call.operands.size(); ++i) {
     const Operand& operand = call.operands[i];
+    operands.sources.emplace_back();
     if (operand.tensor == nullptr) {
       views.push_back(Tensor::WrappedNumber(ScalarOperand(operand.scalar)));
       continue;
@@ -449,7 +480,7 @@ at::Tensor RunOnDevice(const OpCall& call) {
     if (t.is_conj()) t = t.resolve_conj();
     if (t.is_neg()) t = t.resolve_neg();
     if (flatten) t = t.numel() == 1 ? t.reshape({1}) : t.expand(shape).contiguous().view(-1);
-    if (!t.is_same(*operand.tensor)) keep_alive.push_back(t);
+    if (!TensorTraits<at::Tensor>::IsWrappedNumber(t)) operands.sources.back() = t;
     views.push_back(ViewOf(t, i));
   }
   std::optional<AlphaSteps> alpha_steps;
@@ -462,8 +493,11 @@ at::Tensor RunOnDevice(const OpCall& call) {
   const bool direct = destination.scalar_type() == result_type && destination.is_contiguous();
   const at::Tensor target = direct ? destination : Empty(shape, result_type, device);
   const at::Tensor kernel_target = flatten ? target.view(-1) : target;
+  const ElementRanges ties_to_second = TiesToSecond(call, dtypes, device, shape);
   if (alpha_steps.has_value()) {
     RunWithAlpha(call, *alpha_steps, views, dtypes, kernel_target, options);
+  } else if (!ties_to_second.empty()) {
+    RunTiesAsTorch(call.op, operands, ties_to_second, dtypes, kernel_target, options);
   } else {
     Tensor target_view = ViewOf(kernel_target, views.size());
     ThrowIfError(functional::CallOutWithDTypes(call.op, views, dtypes, target_view, options));

@@ -1,0 +1,133 @@
+// Where PyTorch's CPU kernels run their vector loop (vector_loops.h).
+
+#include "torch_extension/internal/vector_loops.h"
+
+#include <ATen/Parallel.h>
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "absl/container/inlined_vector.h"
+
+namespace oneflow_promote::torch_extension {
+
+int64_t VectorRowLength(const OpCall& call, at::IntArrayRef shape, at::ScalarType common) {
+  if (call.destination.defined() && !call.destination.is_contiguous()) return 0;
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  // Per operand, per dimension of the result: its stride in elements, 0
+  // where it repeats (a Python scalar, a one-element tensor, a broadcast).
+  absl::InlinedVector<absl::InlinedVector<int64_t, 8>, 3> strides;
+  for (const Operand& operand : call.operands) {
+    const at::Tensor* t = operand.tensor;
+    absl::InlinedVector<int64_t, 8> along(rank, 0);
+    if (t != nullptr && t->numel() != 1) {
+      // An operand of another dtype is read from the copy TensorIterator
+      // casts it into: contiguous, unless it is dense (the copy keeps its
+      // strides).
+      const bool copied = t->scalar_type() != common && !t->is_non_overlapping_and_dense();
+      std::vector<int64_t> own = t->strides().vec();
+      if (copied) {
+        for (int64_t d = t->dim() - 1, step = 1; d >= 0; step *= t->size(d--)) own[d] = step;
+      }
+      const int64_t offset = rank - t->dim();
+      int64_t inner = 0;  // the stride the next dimension out must exceed
+      for (int64_t d = t->dim() - 1; d >= 0; --d) {
+        if (t->size(d) == 1) continue;
+        // TensorIterator runs an operand's dimensions in the order its
+        // strides fall: where they do not, which loop it takes is not told.
+        if (own[d] < inner) return 0;
+        inner = own[d] * t->size(d);
+        along[offset + d] = own[d];
+      }
+    }
+    strides.push_back(std::move(along));
+  }
+  // The innermost dimension, and those that coalesce with it: every operand
+  // steps on from the last one (or repeats in both).
+  int64_t length = 1;
+  std::optional<int64_t> innermost;
+  int64_t previous = 0;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    if (shape[d] == 1) continue;
+    bool coalesces = true;
+    for (const auto& along : strides) {
+      coalesces &= innermost.has_value()
+                       ? along[d] == along[previous] * shape[previous]
+                       : along[d] <= 1;  // the vector loop's operands are contiguous
+    }
+    if (!coalesces) {
+      if (!innermost.has_value()) return 0;
+      break;
+    }
+    if (!innermost.has_value()) innermost = d;
+    length *= shape[d];
+    previous = d;
+  }
+  if (!innermost.has_value()) return 0;
+  int repeating = 0;
+  for (const auto& along : strides) repeating += along[*innermost] == 0;
+  return repeating <= 1 ? length : 0;
+}
+
+ElementRanges TorchVectorRanges(int64_t numel, int64_t row, int64_t vector_pair) {
+  ElementRanges ranges;
+#if defined(__x86_64__)
+  // Kernels registered with REGISTER_DISPATCH run their AVX2 build on an
+  // AVX-512 machine too, so a pair of vectors is 64 bytes on both
+  // (measured: 32 float16, 16 float32, 8 float64 elements).
+  static const bool vectors = at::get_cpu_capability() != "DEFAULT";
+  if (!vectors || row == 0) return ranges;
+  const int64_t grain = at::internal::GRAIN_SIZE;
+  int64_t threads = numel < grain ? 1 : at::get_num_threads();
+  threads = std::max<int64_t>(1, std::min(threads, (numel + grain - 1) / grain));
+  const int64_t chunk = (numel + threads - 1) / threads;
+  for (int64_t begin = 0; begin < numel; begin += chunk) {
+    const int64_t end = std::min(numel, begin + chunk);
+    for (int64_t piece = begin; piece < end;) {
+      const int64_t piece_end = std::min(end, (piece / row + 1) * row);
+      const int64_t length = piece_end - piece;
+      if (length >= vector_pair) {
+        ranges.emplace_back(piece, piece + length - length % vector_pair);
+      }
+      piece = piece_end;
+    }
+  }
+#else
+  (void)numel;  // not measured: every element as the scalar loop computes it
+  (void)row;
+  (void)vector_pair;
+#endif
+  return ranges;
+}
+
+ElementRanges OutsideRanges(const ElementRanges& ranges, int64_t numel) {
+  ElementRanges outside;
+  int64_t next = 0;
+  for (const auto& [begin, end] : ranges) {
+    if (begin > next) outside.emplace_back(next, begin);
+    next = end;
+  }
+  if (next < numel) outside.emplace_back(next, numel);
+  return outside;
+}
+
+at::Tensor RowRangeOf(const at::Tensor& t, at::IntArrayRef shape, int64_t begin, int64_t end) {
+  const at::Tensor broadcast = t.expand(shape);
+  int64_t offset = 0;
+  int64_t step = 0;  // along the row: the innermost dimension it spans
+  bool innermost = true;
+  int64_t rest = begin;
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    offset += (rest % shape[d]) * broadcast.stride(d);
+    rest /= shape[d];
+    if (innermost && shape[d] != 1) {
+      step = broadcast.stride(d);
+      innermost = false;
+    }
+  }
+  return t.as_strided({end - begin}, {step}, t.storage_offset() + offset);
+}
+
+}  // namespace oneflow_promote::torch_extension

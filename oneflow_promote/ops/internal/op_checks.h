@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -288,33 +289,31 @@ inline absl::Status CheckLerpOperands(absl::Span<const Operand> operands) {
   }
   const Operand& weight = operands[2];
   if (!weight.is_scalar()) return absl::OkStatus();
-  const char* opmath_name = nullptr;
-  DType opmath = operands[0].dtype();
-  switch (opmath) {
-    case DType::kFloat16:
-    case DType::kBFloat16:
-      opmath = DType::kFloat32;
-      [[fallthrough]];
-    case DType::kFloat32:
-      opmath_name = "float";
-      break;
-    case DType::kFloat64:
-      opmath_name = "double";
-      break;
-    case DType::kComplex64:
-      opmath_name = "c10::complex<float>";
-      break;
-    case DType::kComplex128:
-      opmath_name = "c10::complex<double>";
-      break;
-    default:  // no kernel: the category check refuses
-      return absl::OkStatus();
-  }
+  // start's dtype, the opmath type its kernel converts the weight to, and
+  // that type's name in torch's message; no kernel for the others.
+  struct Opmath {
+    DType start;
+    DType opmath;
+    const char* name;
+  };
+  static constexpr Opmath kOpmaths[] = {
+      {DType::kFloat16, DType::kFloat32, "float"},
+      {DType::kBFloat16, DType::kFloat32, "float"},
+      {DType::kFloat32, DType::kFloat32, "float"},
+      {DType::kFloat64, DType::kFloat64, "double"},
+      {DType::kComplex64, DType::kComplex64, "c10::complex<float>"},
+      {DType::kComplex128, DType::kComplex128, "c10::complex<double>"},
+  };
+  const Opmath* found =
+      std::find_if(std::begin(kOpmaths), std::end(kOpmaths),
+                   [&](const Opmath& o) { return o.start == operands[0].dtype(); });
+  if (found == std::end(kOpmaths)) return absl::OkStatus();  // the category check refuses
+  const DType opmath = found->opmath;
   const bool complex_into_real =
       weight.kind() == Operand::Kind::kPyComplex && weight.imag_value() != 0 && !IsComplex(opmath);
   if (complex_into_real || !FitsCheckedConversion(weight, opmath)) {
     return Invalid(
-        absl::StrCat("value cannot be converted to type ", opmath_name, " without overflow"));
+        absl::StrCat("value cannot be converted to type ", found->name, " without overflow"));
   }
   return absl::OkStatus();
 }

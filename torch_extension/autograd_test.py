@@ -15,7 +15,7 @@ import torch
 from torch.autograd import gradcheck, gradgradcheck
 
 import oneflow_promote_torch  # noqa: F401  (registers torch.ops.oneflow_promote)
-from bit_judge import same_refusal, torch_lacks_kernel
+from bit_judge import assert_same, same_refusal, torch_lacks_kernel
 
 ours = torch.ops.oneflow_promote
 
@@ -180,6 +180,33 @@ def test_maximum_and_minimum_split_ties_as_torch():
         x = leaf(a)
         getattr(ours, op)(x, leaf(b)).sum().backward()
         assert x.grad[0] == 0.5 and x.grad[2] == 0.5
+
+
+def test_gradients_of_0d_operands_keep_the_sign_of_zero():
+    """A gradient already of its operand's shape is not summed (a sum of
+    one element turns -0.0 into +0.0), as torch's engine leaves it."""
+    def zero_d(value, dtype):
+        return torch.tensor(value, dtype=dtype, requires_grad=True)
+
+    cases = [
+        ("mul", lambda: (zero_d(-2.25, torch.float16), -2), {}),
+        ("sub", lambda: (zero_d(-1.5, torch.float64), zero_d(-0.5 - 1j, torch.complex64)),
+         {"alpha": 2}),
+        ("atan2", lambda: (zero_d(-3.0, torch.float32), zero_d(2.0, torch.float32)), {}),
+        ("div", lambda: (zero_d(1 + 2j, torch.complex64), zero_d(4.0, torch.float64)), {}),
+        ("remainder", lambda: (zero_d(-3.0, torch.float32), zero_d(2.0, torch.float32)), {}),
+    ]
+    for op, make, kwargs in cases:
+        for upstream in (0.0, 1.0):
+            results = []
+            for fn in (torch_fn(op), getattr(ours, op)):
+                args = make()
+                result = fn(*args, **kwargs)
+                leaves = [a for a in args if torch.is_tensor(a)]
+                results.append(torch.autograd.grad(result, leaves,
+                                                   torch.full_like(result, upstream)))
+            for k, (t, m) in enumerate(zip(*results)):
+                assert_same(t, m, f"{op} input {k + 1}, upstream {upstream}")
 
 
 def test_not_differentiable_ops_give_results_without_grad():

@@ -149,9 +149,11 @@ class OpBackward final : public Node {
       at::Tensor g = Gradient(i, grad);
       // The library's rule: a real operand of a complex result receives the
       // real part; the sum over broadcast dimensions runs in the gradient's
-      // dtype, then the operand's dtype (the order of torch's engine).
+      // dtype, then the operand's dtype (the order of torch's engine). As
+      // the engine, it sums only a gradient of another shape: a sum of one
+      // element would turn -0.0 into +0.0.
       if (g.is_complex() && !at::isComplexType(*operand.gradient)) g = at::real(g);
-      g = at::sum_to(g, operand.sizes);
+      if (!g.sym_sizes().equals(operand.sizes)) g = at::sum_to(g, operand.sizes);
       if (g.scalar_type() != *operand.gradient) g = g.to(*operand.gradient);
       gradients[i] = std::move(g);
     }

@@ -160,6 +160,14 @@ def test_signed_zero_ties_follow_torchs_loops(op):
                                        signed_zeros((4, 40), torch.float16, patterns[1])),
         "every other float32 column": (signed_zeros((4, 80), torch.float32, patterns[0])[:, ::2],
                                        signed_zeros((4, 40), torch.float32, patterns[1])),
+        # One element repeated along every dimension (stride 0 throughout).
+        "int64 and an expanded float16": (
+            (torch.arange(36) % 5 - 2).reshape(4, 3, 3),
+            torch.tensor([[-0.0]], dtype=torch.float16).expand(1, 3)),
+        # One row of torch's loop spans several of the copy it casts into.
+        "every other int32 column, 0-d bfloat16": (
+            (torch.arange(108, dtype=torch.int32) % 7 - 3).reshape(1, 4, 3, 9)[..., 1::2],
+            torch.tensor(-0.0, dtype=torch.bfloat16)),
     }
     for what, (a, b) in strided.items():
         assert_same(getattr(torch, op)(a, b), getattr(torch.ops.oneflow_promote, op)(a, b),
@@ -170,6 +178,13 @@ def test_signed_zero_ties_follow_torchs_loops(op):
         getattr(torch, op)(a, b, out=theirs)
         getattr(torch.ops.oneflow_promote, op)(a, b, out=mine)
         assert_same(theirs, mine, f"{op}(out={out_dtype})")
+    # out= an input, which the pass over the other loop's ties reads again.
+    for which in range(2):
+        theirs = [signed_zeros((40,), torch.float32, p) for p in patterns[:2]]
+        mine = [t.clone() for t in theirs]
+        getattr(torch, op)(*theirs, out=theirs[which])
+        getattr(torch.ops.oneflow_promote, op)(*mine, out=mine[which])
+        assert_same(theirs[which], mine[which], f"{op}(out=operand {which + 1})")
 
 
 # torch's functions that take no Python scalar as the second operand (ours
@@ -272,6 +287,9 @@ def test_alpha_rounds_as_torch(op):
                      f"{op}({dtype} {layout}, alpha={alpha})")
             what = f"{op}({dtype}, alpha={alpha})"
             same(getattr(torch, op)(a, b, alpha=alpha), getattr(ours, op)(a, b, alpha=alpha), what)
+            # In place, self is read by both the fused and the stepwise part.
+            same(getattr(a.clone(), op + "_")(b[0], alpha=alpha),
+                 getattr(ours, op + "_")(a.clone(), b[0], alpha=alpha), f"{what} in place")
             for out_dtype in (torch.float16, torch.bfloat16, torch.float32, torch.float64):
                 if not torch.can_cast(dtype, out_dtype):
                     continue

@@ -14,6 +14,7 @@
 #include <c10/core/DeviceGuard.h>
 #include <c10/core/impl/LocalDispatchKeySet.h>
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -237,12 +238,18 @@ void RunAlphaSteps(const OpCall& call, DType dtype, const c10::Scalar& alpha,
 // rounded once).
 void RunWithAlpha(const OpCall& call, const AlphaSteps& steps, absl::Span<const Tensor> views,
                   const OpDTypes& dtypes, const at::Tensor& target, functional::OpOptions options) {
+  // The fused elements first: the steps write into target, which is self
+  // in place.
+  at::Tensor fused;
+  if (!steps.fused.empty()) {
+    fused = at::empty(target.sizes(), target.options());
+    Tensor fused_view = ViewOf(fused, views.size());
+    functional::OpOptions fused_options = options;
+    fused_options.alpha = ScalarOperand(*call.alpha);
+    ThrowIfError(functional::CallOutWithDTypes(call.op, views, dtypes, fused_view, fused_options));
+  }
   RunAlphaSteps(call, steps.dtype, steps.alpha, views, target, options);
   if (steps.fused.empty()) return;
-  const at::Tensor fused = at::empty(target.sizes(), target.options());
-  Tensor fused_view = ViewOf(fused, views.size());
-  options.alpha = ScalarOperand(*call.alpha);
-  ThrowIfError(functional::CallOutWithDTypes(call.op, views, dtypes, fused_view, options));
   const size_t size = target.element_size();
   for (const auto& [begin, end] : steps.fused) {
     std::memcpy(static_cast<char*>(target.data_ptr()) + begin * size,
@@ -302,10 +309,19 @@ void RunBinary(ops::Op op, const KernelOperands& operands, bool swap, const Elem
   };
   if (ranges == nullptr) return run(operands.views[0], operands.views[1], target);
   const at::Tensor flat = target.view(-1);
+  // An operand TensorIterator reads from a contiguous copy is read from one
+  // here too: a row may span several of its own.
+  at::Tensor sources[2];
+  const at::ScalarType common = TorchType(dtypes.compute);
+  for (size_t i = 0; i < 2; ++i) {
+    const at::Tensor& source = operands.sources[i];
+    sources[i] =
+        source.defined() && ReadFromContiguousCopy(source, common) ? source.contiguous() : source;
+  }
   for (const auto& [begin, end] : *ranges) {
     absl::InlinedVector<Tensor, 2> views;
     for (size_t i = 0; i < 2; ++i) {
-      const at::Tensor& source = operands.sources[i];
+      const at::Tensor& source = sources[i];
       if (!source.defined()) {
         views.push_back(operands.views[i]);
       } else if (source.numel() == 1) {
@@ -489,11 +505,18 @@ at::Tensor RunOnDevice(const OpCall& call) {
     if (!alpha_steps.has_value()) options.alpha = ScalarOperand(*call.alpha);
   }
   // The kernel writes into the destination itself where it can: its dtype,
-  // contiguous. Elsewhere into a new tensor, converted once into it.
-  const bool direct = destination.scalar_type() == result_type && destination.is_contiguous();
+  // contiguous, and not an input that a second pass over ties would read.
+  // Elsewhere into a new tensor, converted once into it.
+  const ElementRanges ties_to_second = TiesToSecond(call, dtypes, device, shape);
+  const bool read_again =
+      !ties_to_second.empty() && call.destination.defined() &&
+      std::any_of(call.operands.begin(), call.operands.end(), [&](const Operand& operand) {
+        return operand.tensor != nullptr && operand.tensor->is_alias_of(destination);
+      });
+  const bool direct =
+      destination.scalar_type() == result_type && destination.is_contiguous() && !read_again;
   const at::Tensor target = direct ? destination : Empty(shape, result_type, device);
   const at::Tensor kernel_target = flatten ? target.view(-1) : target;
-  const ElementRanges ties_to_second = TiesToSecond(call, dtypes, device, shape);
   if (alpha_steps.has_value()) {
     RunWithAlpha(call, *alpha_steps, views, dtypes, kernel_target, options);
   } else if (!ties_to_second.empty()) {

@@ -13,6 +13,10 @@
 
 namespace oneflow_promote::torch_extension {
 
+bool ReadFromContiguousCopy(const at::Tensor& t, at::ScalarType common) {
+  return t.scalar_type() != common && !t.is_non_overlapping_and_dense();
+}
+
 int64_t VectorRowLength(const OpCall& call, at::IntArrayRef shape, at::ScalarType common) {
   if (call.destination.defined() && !call.destination.is_contiguous()) return 0;
   const int64_t rank = static_cast<int64_t>(shape.size());
@@ -23,12 +27,8 @@ int64_t VectorRowLength(const OpCall& call, at::IntArrayRef shape, at::ScalarTyp
     const at::Tensor* t = operand.tensor;
     absl::InlinedVector<int64_t, 8> along(rank, 0);
     if (t != nullptr && t->numel() != 1) {
-      // An operand of another dtype is read from the copy TensorIterator
-      // casts it into: contiguous, unless it is dense (the copy keeps its
-      // strides).
-      const bool copied = t->scalar_type() != common && !t->is_non_overlapping_and_dense();
       std::vector<int64_t> own = t->strides().vec();
-      if (copied) {
+      if (ReadFromContiguousCopy(*t, common)) {
         for (int64_t d = t->dim() - 1, step = 1; d >= 0; step *= t->size(d--)) own[d] = step;
       }
       const int64_t offset = rank - t->dim();

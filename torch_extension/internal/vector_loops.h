@@ -19,6 +19,11 @@ namespace oneflow_promote::torch_extension {
 // Ranges [begin, end) of a result's elements in row-major order.
 using ElementRanges = std::vector<std::pair<int64_t, int64_t>>;
 
+// Whether TensorIterator reads the operand from a contiguous copy: one of
+// another dtype than the `common` one it computes in, unless it is dense
+// (the copy then keeps its strides).
+bool ReadFromContiguousCopy(const at::Tensor& t, at::ScalarType common);
+
 // The rows PyTorch's TensorIterator hands its inner loop for this call,
 // which computes in `common`: their length (the trailing dimensions each
 // operand takes whole, or each repeats, alike, which coalesce) and whether
@@ -39,7 +44,8 @@ ElementRanges OutsideRanges(const ElementRanges& ranges, int64_t numel);
 
 // Elements [begin, end) of `t` broadcast to `shape`, as a 1-D view: the
 // range lies within one row of VectorRowLength, along which `t` is
-// contiguous or repeats one element.
+// contiguous or repeats one element (for an operand read from a copy, `t`
+// is that copy).
 at::Tensor RowRangeOf(const at::Tensor& t, at::IntArrayRef shape, int64_t begin, int64_t end);
 
 }  // namespace oneflow_promote::torch_extension

@@ -333,6 +333,7 @@ class Outcome:
     args: list = None
     grads: object = None       # per leaf: a tensor or None; or backward's error
     node_grads: list = None    # per argument: the op's graph node's own gradients
+    computed_in: torch.dtype = None  # out= and in place: the functional call's dtype
 
 
 def upstream_for(result, seed):
@@ -363,6 +364,12 @@ def run(fn_module, case, compiled_with=None):
         except Exception as e:  # noqa: BLE001: any error is an outcome to compare
             return Outcome(error=f"{type(e).__name__}: {(str(e).splitlines() or [''])[0]}")
         outcome = Outcome(result=result, args=args)
+        if case.variant != "functional" and compiled_with is None:
+            functional = dataclasses.replace(case, variant="functional")
+            try:
+                outcome.computed_in = call(torch, functional, args, kwargs).dtype
+            except Exception:  # noqa: BLE001: then the result's own dtype bounds it
+                pass
         if result.requires_grad:
             upstream = upstream_for(result, case.seed)
             node = result.grad_fn
@@ -408,11 +415,18 @@ def values_mismatch(what, theirs, mine, bound):
     return ""
 
 
-def forward_bound(case, result):
-    """The ulps a result may differ by: torch's CPU path bound of the op
-    (bit_judge.CPU_PATH_ULPS), one more where out= or in place converts
-    into another dtype than the op's own."""
-    bound = CPU_PATH_ULPS.get((case.op, result.dtype), 0) if result.device.type == "cpu" else 0
+def forward_bound(case, outcome):
+    """The ulps a result may differ by: torch's CPU path bound of the op in
+    the dtype it computes in (bit_judge.CPU_PATH_ULPS), counted in the ulps
+    of a wider out= (one float32 ulp is 2**29 of complex128's), and one
+    more where out= or in place converts into another dtype than the op's
+    own."""
+    result = outcome.result
+    computed_in = outcome.computed_in or result.dtype
+    bound = CPU_PATH_ULPS.get((case.op, computed_in), 0) if result.device.type == "cpu" else 0
+    if bound and computed_in != result.dtype:
+        part = (lambda d: d.to_real() if d.is_complex else d)
+        bound *= max(1, round(torch.finfo(part(computed_in)).eps / torch.finfo(part(result.dtype)).eps))
     return bound + (CONVERTED_ULPS if case.variant != "functional" else 0)
 
 
@@ -428,7 +442,7 @@ def mismatch(case, theirs, mine, graph=""):
             return f"torch raised ({theirs.error}) but ours computed{where}"
         return f"ours raised ({mine.error}), torch computed{where}"
     text = values_mismatch("result" + where, theirs.result, mine.result,
-                           forward_bound(case, theirs.result))
+                           forward_bound(case, theirs))
     if text:
         return text
     # torch's in-place comparisons mark an integer or bool self as requiring

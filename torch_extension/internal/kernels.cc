@@ -212,6 +212,16 @@ std::optional<AlphaSteps> AlphaStepsOf(const OpCall& call, const OpDTypes& dtype
   return steps;
 }
 
+// The elements of `from` in `ranges` into `into` (both contiguous, of one
+// dtype and shape).
+void CopyRanges(const at::Tensor& from, const ElementRanges& ranges, const at::Tensor& into) {
+  const size_t size = into.element_size();
+  for (const auto& [begin, end] : ranges) {
+    std::memcpy(static_cast<char*>(into.data_ptr()) + begin * size,
+                static_cast<const char*>(from.data_ptr()) + begin * size, (end - begin) * size);
+  }
+}
+
 // self op (alpha * other), both steps in `dtype`, into `target` (of that
 // dtype, shaped as the result).
 void RunAlphaSteps(const OpCall& call, DType dtype, const c10::Scalar& alpha,
@@ -249,12 +259,7 @@ void RunWithAlpha(const OpCall& call, const AlphaSteps& steps, absl::Span<const 
     ThrowIfError(functional::CallOutWithDTypes(call.op, views, dtypes, fused_view, fused_options));
   }
   RunAlphaSteps(call, steps.dtype, steps.alpha, views, target, options);
-  if (steps.fused.empty()) return;
-  const size_t size = target.element_size();
-  for (const auto& [begin, end] : steps.fused) {
-    std::memcpy(static_cast<char*>(target.data_ptr()) + begin * size,
-                static_cast<const char*>(fused.data_ptr()) + begin * size, (end - begin) * size);
-  }
+  if (!steps.fused.empty()) CopyRanges(fused, steps.fused, target);
 }
 
 // maximum and minimum of equal elements: PyTorch's CPU kernel returns the
@@ -350,16 +355,13 @@ void RunTiesAsTorch(ops::Op op, const KernelOperands& operands, const ElementRan
   const ElementRanges outside = OutsideRanges(vector, numel);
   const ElementRanges& again = swap_whole ? outside : vector;
   RunBinary(op, operands, swap_whole, nullptr, dtypes, target, options);
+  if (again.empty()) return;
   if (again.size() <= kMostRangeCalls) {
     return RunBinary(op, operands, !swap_whole, &again, dtypes, target, options);
   }
   const at::Tensor other = at::empty_like(target);
   RunBinary(op, operands, !swap_whole, nullptr, dtypes, other, options);
-  const size_t size = target.element_size();
-  for (const auto& [begin, end] : again) {
-    std::memcpy(static_cast<char*>(target.data_ptr()) + begin * size,
-                static_cast<const char*>(other.data_ptr()) + begin * size, (end - begin) * size);
-  }
+  CopyRanges(other, again, target);
 }
 
 // Whether this torch refuses maximum of complex tensors with TypeError

@@ -333,7 +333,7 @@ class Outcome:
     args: list = None
     grads: object = None       # per leaf: a tensor or None; or backward's error
     node_grads: list = None    # per argument: the op's graph node's own gradients
-    computed_in: torch.dtype = None  # out= and in place: the functional call's dtype
+    computed_in: torch.dtype = None  # out= and in place of an op with a bound: its own dtype
 
 
 def upstream_for(result, seed):
@@ -364,7 +364,8 @@ def run(fn_module, case, compiled_with=None):
         except Exception as e:  # noqa: BLE001: any error is an outcome to compare
             return Outcome(error=f"{type(e).__name__}: {(str(e).splitlines() or [''])[0]}")
         outcome = Outcome(result=result, args=args)
-        if case.variant != "functional" and compiled_with is None:
+        if (case.variant != "functional" and compiled_with is None
+                and any(op == case.op for op, _ in CPU_PATH_ULPS)):
             functional = dataclasses.replace(case, variant="functional")
             try:
                 outcome.computed_in = call(torch, functional, args, kwargs).dtype
@@ -425,8 +426,9 @@ def forward_bound(case, outcome):
     computed_in = outcome.computed_in or result.dtype
     bound = CPU_PATH_ULPS.get((case.op, computed_in), 0) if result.device.type == "cpu" else 0
     if bound and computed_in != result.dtype:
-        part = (lambda d: d.to_real() if d.is_complex else d)
-        bound *= max(1, round(torch.finfo(part(computed_in)).eps / torch.finfo(part(result.dtype)).eps))
+        def eps(dtype):
+            return torch.finfo(dtype.to_real() if dtype.is_complex else dtype).eps
+        bound *= max(1, round(eps(computed_in) / eps(result.dtype)))
     return bound + (CONVERTED_ULPS if case.variant != "functional" else 0)
 
 

@@ -206,9 +206,7 @@ std::optional<AlphaSteps> AlphaStepsOf(const OpCall& call, const OpDTypes& dtype
   const double rounded = dtype == DType::kFloat16 ? static_cast<float>(c10::Half(value))
                                                   : static_cast<float>(c10::BFloat16(value));
   AlphaSteps steps{dtype, c10::Scalar(rounded)};
-  // Two vectors of Half or BFloat16.
-  steps.fused = TorchVectorRanges(c10::multiply_integers(shape),
-                                  VectorRowLength(call, shape, TorchType(dtype)), 32);
+  steps.fused = TorchVectorRanges(call, shape, TorchType(dtype));
   return steps;
 }
 
@@ -272,23 +270,9 @@ ElementRanges TiesToSecond(const OpCall& call, const OpDTypes& dtypes, const c10
   if (!device.is_cpu() || (call.op != ops::Op::kMaximum && call.op != ops::Op::kMinimum)) {
     return {};
   }
-  int64_t vector_pair = 0;  // two 32-byte vectors
-  switch (dtypes.compute) {
-    case DType::kFloat16:
-    case DType::kBFloat16:
-      vector_pair = 32;
-      break;
-    case DType::kFloat32:
-      vector_pair = 16;
-      break;
-    case DType::kFloat64:
-      vector_pair = 8;
-      break;
-    default:
-      return {};
-  }
-  return TorchVectorRanges(c10::multiply_integers(shape),
-                           VectorRowLength(call, shape, TorchType(dtypes.compute)), vector_pair);
+  const DType compute = dtypes.compute;
+  if (!IsFloating(compute) || IsFloat8(compute)) return {};
+  return TorchVectorRanges(call, shape, TorchType(compute));
 }
 
 // The call's operands: the views the kernel reads, the tensors behind them

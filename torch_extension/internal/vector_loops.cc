@@ -17,6 +17,13 @@ bool ReadFromContiguousCopy(const at::Tensor& t, at::ScalarType common) {
   return t.scalar_type() != common && !t.is_non_overlapping_and_dense();
 }
 
+namespace {
+
+// The rows TensorIterator hands its inner loop for this call, which
+// computes in `common`: their length (the trailing dimensions that coalesce
+// for every operand) where its vector loop runs them (every operand
+// contiguous along them, but for at most one that repeats); 0 where it does
+// not, or where it cannot be told.
 int64_t VectorRowLength(const OpCall& call, at::IntArrayRef shape, at::ScalarType common) {
   if (call.destination.defined() && !call.destination.is_contiguous()) return 0;
   const int64_t rank = static_cast<int64_t>(shape.size());
@@ -71,14 +78,19 @@ int64_t VectorRowLength(const OpCall& call, at::IntArrayRef shape, at::ScalarTyp
   return repeating <= 1 ? length : 0;
 }
 
-ElementRanges TorchVectorRanges(int64_t numel, int64_t row, int64_t vector_pair) {
+}  // namespace
+
+ElementRanges TorchVectorRanges(const OpCall& call, at::IntArrayRef shape, at::ScalarType common) {
   ElementRanges ranges;
 #if defined(__x86_64__)
   // Kernels registered with REGISTER_DISPATCH run their AVX2 build on an
-  // AVX-512 machine too, so a pair of vectors is 64 bytes on both
-  // (measured: 32 float16, 16 float32, 8 float64 elements).
+  // AVX-512 machine too, so a step is 64 bytes on both (measured: 32
+  // float16, 16 float32, 8 float64 elements).
   static const bool vectors = at::get_cpu_capability() != "DEFAULT";
-  if (!vectors || row == 0) return ranges;
+  const int64_t row = vectors ? VectorRowLength(call, shape, common) : 0;
+  if (row == 0) return ranges;
+  const int64_t step = 64 / static_cast<int64_t>(c10::elementSize(common));
+  const int64_t numel = c10::multiply_integers(shape);
   const int64_t grain = at::internal::GRAIN_SIZE;
   int64_t threads = numel < grain ? 1 : at::get_num_threads();
   threads = std::max<int64_t>(1, std::min(threads, (numel + grain - 1) / grain));
@@ -88,16 +100,14 @@ ElementRanges TorchVectorRanges(int64_t numel, int64_t row, int64_t vector_pair)
     for (int64_t piece = begin; piece < end;) {
       const int64_t piece_end = std::min(end, (piece / row + 1) * row);
       const int64_t length = piece_end - piece;
-      if (length >= vector_pair) {
-        ranges.emplace_back(piece, piece + length - length % vector_pair);
-      }
+      if (length >= step) ranges.emplace_back(piece, piece + length - length % step);
       piece = piece_end;
     }
   }
 #else
-  (void)numel;  // not measured: every element as the scalar loop computes it
-  (void)row;
-  (void)vector_pair;
+  (void)call;  // not measured: every element as the scalar loop computes it
+  (void)shape;
+  (void)common;
 #endif
   return ranges;
 }

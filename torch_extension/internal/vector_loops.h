@@ -24,26 +24,19 @@ using ElementRanges = std::vector<std::pair<int64_t, int64_t>>;
 // (the copy then keeps its strides).
 bool ReadFromContiguousCopy(const at::Tensor& t, at::ScalarType common);
 
-// The rows PyTorch's TensorIterator hands its inner loop for this call,
-// which computes in `common`: their length (the trailing dimensions each
-// operand takes whole, or each repeats, alike, which coalesce) and whether
-// its vector loop runs them (every operand contiguous along them, but for
-// at most one that repeats). 0 where it cannot tell: a strided operand of
-// the common dtype, or a strided result.
-int64_t VectorRowLength(const OpCall& call, at::IntArrayRef shape, at::ScalarType common);
-
-// The element ranges PyTorch 2.15's CPU kernel runs in its vector loop, of
-// a result of `numel` elements in rows of `row` (VectorRowLength), whose
-// loop takes `vector_pair` elements a step (two vectors): in each thread's
-// range of at::parallel_for, each row's piece but its last
-// length % vector_pair elements; none where torch runs without vectors.
-ElementRanges TorchVectorRanges(int64_t numel, int64_t row, int64_t vector_pair);
+// The element ranges of a call's result (shaped `shape`) that PyTorch
+// 2.15's CPU kernel, computing in `common`, runs in its vector loop, 64
+// bytes (two AVX2 vectors) a step: in each thread's range of
+// at::parallel_for, each row's piece but its last elements short of a step.
+// None where torch runs without vectors, or where the rows cannot be told:
+// a strided operand of the common dtype, or a strided result.
+ElementRanges TorchVectorRanges(const OpCall& call, at::IntArrayRef shape, at::ScalarType common);
 
 // The elements of [0, numel) outside `ranges` (sorted, disjoint).
 ElementRanges OutsideRanges(const ElementRanges& ranges, int64_t numel);
 
 // Elements [begin, end) of `t` broadcast to `shape`, as a 1-D view: the
-// range lies within one row of VectorRowLength, along which `t` is
+// range lies within one of the rows TorchVectorRanges reads, along which `t` is
 // contiguous or repeats one element (for an operand read from a copy, `t`
 // is that copy).
 at::Tensor RowRangeOf(const at::Tensor& t, at::IntArrayRef shape, int64_t begin, int64_t end);

@@ -78,33 +78,13 @@ CPU_PATH_ULPS = {("div", torch.complex64): 2, ("div", torch.complex128): 1,
                                               torch.float64)}}
 
 
-def path_dependent(op, a, b, theirs):
-    """The positions of a CPU result whose value torch leaves to its vector
-    or scalar loop, where ours takes one answer (docs/ops.md, "Element
-    semantics"): remainder where a / b overflows the float it computes in
-    (Sleef's vector fmod gives NaN, the scalar loop fmod's answer). None
-    where there are none. (maximum and minimum of +0.0 and -0.0 follow
-    torch's two loops: no position of theirs is exempt.)"""
-    if theirs.device.type != "cpu" or op != "remainder" or not theirs.dtype.is_floating_point:
-        return None
-    a, b = (x.expand_as(theirs) if torch.is_tensor(x) else torch.full_like(theirs, x)
-            for x in (a, b))
-    wide = torch.float64 if theirs.dtype == torch.float64 else torch.float32
-    quotient = a.to(torch.float64) / b.to(torch.float64)
-    return quotient.abs() > torch.finfo(wide).max
-
-
-def assert_same(theirs, mine, what, op=None, operands=None):
+def assert_same(theirs, mine, what, op=None):
     """Same dtype, shape and device type, and values within the op's CPU
-    path bound (0 elsewhere; alpha computes as torch's, fused).
-    With `operands` (a, b), the path-dependent positions take torch's value."""
+    path bound (0 elsewhere; alpha computes as torch's, fused)."""
     assert mine.dtype == theirs.dtype, f"{what}: dtype {mine.dtype}, torch {theirs.dtype}"
     assert mine.shape == theirs.shape, f"{what}: shape {mine.shape}, torch {theirs.shape}"
     assert mine.device.type == theirs.device.type, f"{what}: on {mine.device}, torch {theirs.device}"
     bound = CPU_PATH_ULPS.get((op, theirs.dtype), 0) if theirs.device.type == "cpu" else 0
-    either = path_dependent(op, *operands, theirs) if operands else None
-    if either is not None:
-        mine = torch.where(either, theirs, mine)
     distance = ulp_distance(theirs.detach().cpu(), mine.detach().cpu())
     assert distance <= bound, f"{what}: {distance} ulp (bound {bound})\n torch {theirs}\n ours  {mine}"
 

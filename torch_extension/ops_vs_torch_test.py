@@ -89,7 +89,7 @@ def compare(op, args, kwargs=None, what=""):
         assert same_refusal(e, mine.value), f"{op}{what}: {mine.value!r}, torch {e!r}"
         return False
     mine = getattr(ours, op)(*args, **kwargs)
-    assert_same(theirs, mine, f"{op}{what}", op, args if len(args) == 2 else None)
+    assert_same(theirs, mine, f"{op}{what}", op)
     return True
 
 
@@ -185,6 +185,52 @@ def test_signed_zero_ties_follow_torchs_loops(op):
         getattr(torch, op)(*theirs, out=theirs[which])
         getattr(torch.ops.oneflow_promote, op)(*mine, out=mine[which])
         assert_same(theirs[which], mine[which], f"{op}(out=operand {which + 1})")
+
+
+def far_apart(shape, dtype, seed):
+    """Values of `shape` spread over the exponents of `dtype` (float32's for
+    bfloat16, which computes in it), subnormals included, of either sign:
+    many quotients of two of them overflow."""
+    wide = torch.float64 if dtype == torch.float64 else torch.float32
+    low, high = (-323.0, 308.0) if wide == torch.float64 else (-45.0, 38.0)
+    g = torch.Generator().manual_seed(seed)
+    exponents = torch.rand(shape, generator=g, dtype=torch.float64) * (high - low) + low
+    signs = torch.randint(0, 2, shape, generator=g).to(torch.float64) * 2 - 1
+    return (signs * torch.pow(10.0, exponents)).to(wide).to(dtype)
+
+
+# remainder of floats where the quotient overflows (a tiny or subnormal
+# divisor): NaN in torch's CPU vector loop (Sleef's fmod), fmod's answer in
+# its scalar loop (docs/ops.md, "Element semantics"). The loops split as for
+# maximum's ties: rows shorter and longer than the vector step, broadcasts,
+# thread ranges, 0-d operands and Python scalars, mixed dtypes, out= and in
+# place (whose kernel writes over the operand the check reads).
+def test_remainder_overflowing_quotients_follow_torchs_loops():
+    ours = torch.ops.oneflow_promote
+    shapes = [((), ()), ((15,), (15,)), ((33,), (33,)), ((100,), (100,)), ((3, 40), (40,)),
+              ((3, 1), (3, 40)), ((5, 40), ()), ((100003,), (100003,))]
+    floats = [torch.float32, torch.float64, torch.bfloat16, torch.float16]
+    nans = 0
+    for seed, ((a_shape, b_shape), dtype) in enumerate(itertools.product(shapes, floats)):
+        a, b = far_apart(a_shape, dtype, seed), far_apart(b_shape, dtype, seed + 1000)
+        theirs = torch.remainder(a, b)
+        nans += int(theirs.isnan().sum())
+        assert_same(theirs, ours.remainder(a, b), f"remainder({dtype}{list(a_shape)}, {list(b_shape)})")
+    assert nans > 1000  # the values reach the overflowing quotients
+    a, b = far_apart((70000,), torch.float32, 1), far_apart((70000,), torch.float32, 2)
+    for what, args in {"Python scalar divisor": (a, 1e-40), "Python scalar dividend": (3e38, b),
+                       "int32 dividend": ((a.abs() % 1e9).to(torch.int32), b),
+                       "float64 0-d divisor": (a, torch.tensor(1e-300, dtype=torch.float64)),
+                       "every other element": (a[::2], b[::2])}.items():
+        assert_same(torch.remainder(*args), ours.remainder(*args), f"remainder({what})")
+    theirs, mine = torch.empty(70000, dtype=torch.float64), torch.empty(70000, dtype=torch.float64)
+    torch.remainder(a, b, out=theirs)
+    ours.remainder(a, b, out=mine)
+    assert_same(theirs, mine, "remainder(out=float64)")
+    theirs, mine = a.clone(), a.clone()
+    theirs.remainder_(b)
+    ours.remainder_(mine, b)
+    assert_same(theirs, mine, "remainder_")
 
 
 # torch's functions that take no Python scalar as the second operand (ours

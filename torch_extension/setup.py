@@ -65,6 +65,7 @@ EXTENSION_SOURCES = [
     "torch_extension/internal/functionalize.cc",
     "torch_extension/internal/kernels.cc",
     "torch_extension/internal/overloads.cc",
+    "torch_extension/internal/remainder_nans.cc",
     "torch_extension/internal/scalar_scalar.cc",
     "torch_extension/internal/vector_loops.cc",
 ]

@@ -11,6 +11,7 @@
 #include "functional/tensor.h"
 #include "functional/torch_tensor_traits.h"
 #include "torch_extension/internal/kernels.h"
+#include "torch_extension/internal/remainder_nans.h"
 
 namespace oneflow_promote::torch_extension {
 namespace {
@@ -96,6 +97,7 @@ at::Tensor RunFastPath(const OpCall& call) {
   Tensor out = FlatView(result, dtypes.result);
   ThrowIfError(op_kernels::Elementwise(call.op, dtypes.compute, inputs, out,
                                        CurrentTorchContext(c10::Device(c10::kCPU))));
+  WriteNaNs(VectorLoopNaNs(call, dtypes, c10::Device(c10::kCPU), first.sizes()), result);
   return result;
 }
 

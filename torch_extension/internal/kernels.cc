@@ -30,6 +30,7 @@
 #include "functional/torch_tensor_traits.h"
 #include "kernels/cast.h"
 #include "torch_extension/internal/fast_path.h"
+#include "torch_extension/internal/remainder_nans.h"
 #include "torch_extension/internal/vector_loops.h"
 
 namespace oneflow_promote::torch_extension {
@@ -502,6 +503,8 @@ at::Tensor RunOnDevice(const OpCall& call) {
   const bool direct =
       destination.scalar_type() == result_type && destination.is_contiguous() && !read_again;
   const at::Tensor target = direct ? destination : Empty(shape, result_type, device);
+  // Read before the kernel writes: the destination may be an operand.
+  const std::vector<int64_t> vector_loop_nans = VectorLoopNaNs(call, dtypes, device, shape);
   const at::Tensor kernel_target = flatten ? target.view(-1) : target;
   if (alpha_steps.has_value()) {
     RunWithAlpha(call, *alpha_steps, views, dtypes, kernel_target, options);
@@ -511,6 +514,7 @@ at::Tensor RunOnDevice(const OpCall& call) {
     Tensor target_view = ViewOf(kernel_target, views.size());
     ThrowIfError(functional::CallOutWithDTypes(call.op, views, dtypes, target_view, options));
   }
+  WriteNaNs(vector_loop_nans, target);
   if (!direct) WriteInto(target, destination, options.context);
   return destination;
 }

@@ -1,7 +1,8 @@
 // Where PyTorch's CPU kernels run their vector loop and where their scalar
 // loop, for the ops whose two loops give different bits (add with alpha in
-// float16 and bfloat16; maximum and minimum of +0.0 and -0.0): the element
-// ranges of a call's result, and views of an operand over one of them.
+// float16 and bfloat16; maximum and minimum of +0.0 and -0.0; remainder
+// where a quotient overflows): the element ranges of a call's result, and
+// views of an operand over one of them.
 
 #ifndef ONEFLOW_PROMOTE_TORCH_EXTENSION_INTERNAL_VECTOR_LOOPS_H_
 #define ONEFLOW_PROMOTE_TORCH_EXTENSION_INTERNAL_VECTOR_LOOPS_H_

@@ -120,6 +120,71 @@ bool UseAvx2Blocks() {
 }
 #endif
 
+// The narrow floats (float16, bfloat16, float8): Math<T> converts one
+// element a call. These blocks widen a chunk of each input to float32 and
+// narrow the results back with the cast kernels (the same conversions,
+// vectorized), and compute the same element function in between.
+constexpr int64_t kNarrowChunk = 256;
+
+cast_internal::ContiguousCastFn CpuCastKernel(DType from, DType to) {
+  return cast_internal::BestCpuCastKernels().contiguous[Index(from)][Index(to)];
+}
+
+template <ops::Op kOp, typename T, bool kScalarDivisor = false>
+[[gnu::always_inline]] inline void NarrowFloatBinaryBody(const void* const* inputs,
+                                                         const bool* broadcast, void* out,
+                                                         int64_t n, bool& zero_division) {
+  using R = decltype(Binary<kOp, T, kScalarDivisor>(float(), float(), zero_division));
+  using S = ResultStorage<T, R>;
+  constexpr DType kT = DTypeOf<T>::value;
+  const cast_internal::ContiguousCastFn widen = CpuCastKernel(kT, DType::kFloat32);
+  const cast_internal::ContiguousCastFn narrow = CpuCastKernel(DType::kFloat32, kT);
+  const T* a_in = static_cast<const T*>(inputs[0]);
+  const T* b_in = static_cast<const T*>(inputs[1]);
+  const bool single_b = kScalarDivisor || broadcast[1];
+  // A single element sits in its chunk's first place for good.
+  alignas(64) float a[kNarrowChunk], b[kNarrowChunk];
+  alignas(64) float r[kNarrowChunk];
+  if (broadcast[0]) a[0] = Math<T>::Load(a_in[0]);
+  if constexpr (kScalarDivisor) {
+    b[0] = *static_cast<const float*>(inputs[1]);  // already float (ScalarInputDType)
+  } else if (broadcast[1]) {
+    b[0] = Math<T>::Load(b_in[0]);
+  }
+  bool zero = false;
+  for (int64_t start = 0; start < n; start += kNarrowChunk) {
+    const int64_t len = std::min(kNarrowChunk, n - start);
+    if (!broadcast[0]) widen(a_in + start, a, 0, len);
+    if (!single_b) widen(b_in + start, b, 0, len);
+    S* o = static_cast<S*>(out) + start;
+    LoopTwo(broadcast[0], single_b, len, [&](int64_t i, int64_t ia, int64_t ib) {
+      const R value = Binary<kOp, T, kScalarDivisor>(a[ia], b[ib], zero);
+      if constexpr (std::is_same_v<S, T>) {
+        r[i] = value;
+      } else {
+        o[i] = value;
+      }
+    });
+    if constexpr (std::is_same_v<S, T>) narrow(r, o, 0, len);
+  }
+  if (zero) zero_division = true;
+}
+
+template <ops::Op kOp, typename T, bool kScalarDivisor = false>
+void NarrowFloatBinaryBlock(const void* const* inputs, const bool* broadcast, void* out, int64_t n,
+                            bool& zero_division) {
+  NarrowFloatBinaryBody<kOp, T, kScalarDivisor>(inputs, broadcast, out, n, zero_division);
+}
+
+#if defined(__x86_64__)
+template <ops::Op kOp, typename T, bool kScalarDivisor = false>
+__attribute__((target("avx2"))) void NarrowFloatBinaryBlockAvx2(const void* const* inputs,
+                                                                const bool* broadcast, void* out,
+                                                                int64_t n, bool& zero_division) {
+  NarrowFloatBinaryBody<kOp, T, kScalarDivisor>(inputs, broadcast, out, n, zero_division);
+}
+#endif
+
 // add with alpha: inputs[2] is alpha, one element of T (PyTorch's CPU
 // kernel takes alpha in the compute dtype).
 template <typename T>
@@ -180,9 +245,21 @@ void WhereBlock(const void* const* inputs, const bool* broadcast, void* out, int
   for (int64_t i = 0; i < n; ++i) o[i] = c[i * sc] ? a[i * sa] : b[i * sb];
 }
 
+// A narrow float's binary block: its AVX2 copy where the CPU has AVX2.
+template <ops::Op kOp, typename T, bool kScalarDivisor = false>
+BlockFn NarrowFloatBlockFor() {
+#if defined(__x86_64__)
+  if (UseAvx2Blocks()) return &NarrowFloatBinaryBlockAvx2<kOp, T, kScalarDivisor>;
+#endif
+  return &NarrowFloatBinaryBlock<kOp, T, kScalarDivisor>;
+}
+
 // A binary op's block: its AVX2 copy where the CPU has AVX2.
 template <ops::Op kOp, typename T>
 BlockFn BinaryBlockFor() {
+  if constexpr (kIsNarrowFloat<T>) {
+    if (!BaselineBlocksForced()) return NarrowFloatBlockFor<kOp, T>();
+  }
 #if defined(__x86_64__)
   if constexpr (kHasAvx2Block<T>) {
     if (UseAvx2Blocks()) return &BinaryBlockAvx2<kOp, T>;
@@ -208,6 +285,9 @@ BlockFn BlockFor(DType compute, bool scalar_divisor, bool scaled) {
 #endif
       return &ScaledAddBlock<T>;
     } else if constexpr (kTakesScalarInFloat<kOp, T>) {
+      if (!BaselineBlocksForced()) {
+        return scalar_divisor ? NarrowFloatBlockFor<kOp, T, true>() : NarrowFloatBlockFor<kOp, T>();
+      }
       return scalar_divisor ? &BinaryBlock<kOp, T, true> : &BinaryBlock<kOp, T>;
     } else if constexpr (kOp == ops::Op::kWhere) {
       return &WhereBlock<T>;

@@ -5,8 +5,8 @@ tie). Prints a Markdown table; docs/integration.md records a run.
 
 With --per-call, the cost of one call on small tensors instead, each form
 as users write it against torch's own: ops.add.Tensor by name against
-aten.add.Tensor, ops.add(a, b, out=o) through the packet against
-torch.add(a, b, out=o), div with rounding_mode; one thread, float32 +
+aten.add.Tensor, and through the packet add(a, b), add(a, 2.5), alpha=,
+out= and div with rounding_mode against torch.add and torch.div; one thread, float32 +
 float32 (and int8 + float32) of 1 to 1,024 elements, in rounds that
 alternate torch, ours, torch, so that drift hits both alike; CPU time of
 the calling thread (on CUDA, wall time with the queue drained).
@@ -91,6 +91,10 @@ def per_call(rounds, calls, device):
             o = torch.empty(n, device=device)
             forms = [
                 ("add.Tensor", lambda: aten.add.Tensor(a, b), lambda: ours.add.Tensor(a, b)),
+                ("add(a, b)", lambda: torch.add(a, b), lambda: ours.add(a, b)),
+                ("add(a, 2.5)", lambda: torch.add(a, 2.5), lambda: ours.add(a, 2.5)),
+                ("add(a, b, alpha=2)", lambda: torch.add(a, b, alpha=2),
+                 lambda: ours.add(a, b, alpha=2)),
                 ("add(a, b, out=o)", lambda: torch.add(a, b, out=o), lambda: ours.add(a, b, out=o)),
                 ("div(a, b, rounding_mode='floor')",
                  lambda: torch.div(a, b, rounding_mode="floor"),

@@ -14,7 +14,7 @@ import warnings
 import pytest
 import torch
 
-import oneflow_promote_torch  # noqa: F401  (registers torch.ops.oneflow_promote)
+import oneflow_promote_torch  # registers torch.ops.oneflow_promote
 from bit_judge import assert_same, same_refusal, torch_lacks_kernel
 
 ours = torch.ops.oneflow_promote
@@ -107,6 +107,47 @@ def torch_result(base, args):
             return fn(*args, **kwargs)
         except TypeError:  # maximum, minimum: no Scalar overload in torch
             return fn(*[torch.tensor(a) if isinstance(a, int) else a for a in args])
+
+
+# A value of each argument type a packet's routes tell apart.
+SAMPLES = {torch.Tensor: lambda: torch.zeros(3), torch.nn.Parameter: lambda: torch.nn.Parameter(
+    torch.zeros(3)), bool: lambda: True, int: lambda: 2, float: lambda: 2.5, complex: lambda: 1j}
+KEYWORDS = {"alpha": 2, "rounding_mode": "floor", "out": torch.zeros(3)}
+
+
+def every_call_form():
+    """(packet, positional arguments, keyword arguments, the overload its
+    route names) for every form a routed packet takes."""
+    for name in BINARY_OPS + [op + "_" for op in IN_PLACE_OPS] + ["where"]:
+        packet = getattr(ours, name)
+        assert isinstance(packet, oneflow_promote_torch.overload_routing.RoutedPacket), name
+        for (types, keywords), overload in packet._routes.items():
+            args = tuple(SAMPLES[t]() for t in types)
+            yield packet, args, {k: KEYWORDS[k] for k in keywords}, overload
+
+
+def test_packets_route_calls_as_torch_resolves_them():
+    forms = 0
+    for packet, args, kwargs, overload in every_call_form():
+        resolved = torch._C._jit_resolve_packet(packet._qualified_op_name, *args, **kwargs)
+        assert overload._overloadname == (resolved or "default"), (packet, args, kwargs)
+        forms += 1
+    assert forms > 1000
+
+
+def test_torchs_resolution_formats_no_tensor(monkeypatch):
+    """torch.ops rejects the overloads before the one a call fits; where it
+    meets a tensor in a Scalar slot its message holds the tensor's repr,
+    which reads the elements (on CUDA, a wait for the device). The order the
+    library registers overloads in keeps every call form from that, for
+    callers torch resolves (TorchScript, tensor subclasses, SymInts)."""
+    formatted = []
+    real_repr = torch.Tensor.__repr__
+    monkeypatch.setattr(torch.Tensor, "__repr__",
+                        lambda self, *a, **k: formatted.append(1) or real_repr(self, *a, **k))
+    for packet, args, kwargs, _ in every_call_form():
+        torch._C._jit_resolve_packet(packet._qualified_op_name, *args, **kwargs)
+        assert not formatted, (packet, [type(a) for a in args], kwargs)
 
 
 def test_kernels_registered_per_dispatch_key():

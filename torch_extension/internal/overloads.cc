@@ -113,21 +113,24 @@ std::vector<Overload> MakeOverloads() {
   where("Scalar", Variant::kFunctional, true, true);
   where("self_out", Variant::kOut, false, false);
   overloads.back().functional = "where.self";
-  // The order torch.ops tries a packet's overloads in. Every overload of
-  // tensors alone comes before any that takes a Python scalar: torch.ops
-  // rejects a tensor in a Scalar slot with a message holding the tensor's
-  // repr, which reads its elements (on CUDA, a wait for the device in every
-  // call with out=), and a number in a Tensor slot with its short repr.
-  // Within each, the overloads without alpha or rounding_mode come first,
-  // so that out= costs one rejected overload (about 10 us on the CPU), not
-  // two.
-  const auto rank = [](const Overload& overload) {
-    const bool scalar =
-        std::any_of(overload.scalar.begin(), overload.scalar.end(), [](bool s) { return s; });
-    return 2 * scalar + (overload.alpha || overload.rounding_mode);
+  // The order torch.ops tries a packet's overloads in. It converts a
+  // call's arguments slot by slot and rejects an overload at the first that
+  // does not fit: a tensor in a Scalar slot with a message holding the
+  // tensor's repr, which reads its elements (on CUDA, a wait for the
+  // device); a number in a Tensor slot with its short repr; too many
+  // arguments before reading any. Sorted by argument count, then by the
+  // operands' Scalar slots read as a binary number (the first operand
+  // highest), an overload tried before the one a call matches either takes
+  // fewer arguments than the call gives, or differs from it first in a slot
+  // where the call gives a number and it takes a Tensor, or not at all
+  // (out= or alpha missing): no call ever meets a Scalar slot with a tensor.
+  const auto key = [](const Overload& overload) {
+    int scalar_slots = 0;
+    for (bool scalar : overload.scalar) scalar_slots = 2 * scalar_slots + scalar;
+    return std::make_pair(overload.arguments(), scalar_slots);
   };
   std::stable_sort(overloads.begin(), overloads.end(),
-                   [&](const Overload& a, const Overload& b) { return rank(a) < rank(b); });
+                   [&](const Overload& a, const Overload& b) { return key(a) < key(b); });
   return overloads;
 }
 

@@ -32,4 +32,8 @@ def library_path():
 
 torch.ops.load_library(library_path())
 
+from oneflow_promote_torch.overload_routing import route_packets  # noqa: E402
+
+route_packets()
+
 ops = torch.ops.oneflow_promote

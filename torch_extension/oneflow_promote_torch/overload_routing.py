@@ -1,0 +1,80 @@
+"""Calls on torch.ops.oneflow_promote's packets, routed to their overload by
+the types of their arguments.
+
+torch.ops resolves a call on a packet (torch.ops.oneflow_promote.add) by
+trying its overloads in turn and catching the error of each that does not
+fit: 3 to 11 us an overload on the CPU. For these ops a call's positional
+arguments, each a tensor or a number, and its keyword names pick exactly one
+overload. A routed packet calls that overload directly; any other call
+(operands by keyword, tensor subclasses, SymInts, NumPy scalars, calls no
+overload takes) goes to torch's own resolution, which also gives torch's
+errors.
+"""
+
+import itertools
+
+import torch
+
+# The argument types a route tells apart, by the schema type they fit (an
+# exact type, not isinstance: a subclass takes torch's resolution).
+_TYPES = {"Tensor": (torch.Tensor, torch.nn.Parameter), "number": (bool, int, float, complex)}
+# The operands' names in these ops' schemas; always given by position.
+_OPERANDS = ("condition", "self", "other")
+_TENSOR = torch.Tensor
+
+
+class RoutedPacket(torch._ops.OpOverloadPacket):
+    """An OpOverloadPacket whose calls take the overload their arguments'
+    types name (`_routes`), and torch's resolution where none does."""
+
+    def __call__(self, /, *args, **kwargs):
+        # Two tensors: torch's resolution takes its first overload, at no cost.
+        if not kwargs and len(args) == 2 and type(args[0]) is type(args[1]) is _TENSOR:
+            return self._op(*args)
+        overload = self._routes.get((tuple(map(type, args)), tuple(sorted(kwargs))))
+        if overload is None:
+            return super().__call__(*args, **kwargs)
+        return overload(*args, **kwargs)
+
+
+def routes(packet):
+    """Each call form of the packet's overloads: (the types of its
+    positional arguments, its sorted keyword names) -> the overload. The
+    arguments after the operands (alpha, rounding_mode) by keyword, and the
+    numbers among them by position too. None where two overloads share a
+    form, or an overload has no operands."""
+    table = {}
+    for name in packet.overloads():
+        overload = getattr(packet, name)
+        arguments = overload._schema.arguments
+        positional = [a for a in arguments if not a.kwarg_only]
+        keyword_only = [a.name for a in arguments if a.kwarg_only]
+        operands = 0
+        while operands < len(positional) and positional[operands].name in _OPERANDS:
+            operands += 1
+        if operands == 0:
+            return None
+        for given in range(operands, len(positional) + 1):
+            choices = [_TYPES.get(str(a.type)) for a in positional[:given]]
+            if None in choices:
+                break
+            keywords = tuple(sorted([a.name for a in positional[given:]] + keyword_only))
+            for types in itertools.product(*choices):
+                if (types, keywords) in table:
+                    return None
+                table[(types, keywords)] = overload
+    return table
+
+
+def route_packets(namespace="oneflow_promote"):
+    """Makes each packet of `namespace` whose overloads all have routes a
+    RoutedPacket."""
+    prefix = namespace + "::"
+    names = {n[len(prefix):].split(".")[0] for n in torch._C._dispatch_get_all_op_names()
+             if n.startswith(prefix)}
+    for name in sorted(names):
+        packet = getattr(getattr(torch.ops, namespace), name)
+        table = routes(packet)
+        if table:
+            packet._routes = table
+            packet.__class__ = RoutedPacket

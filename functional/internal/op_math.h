@@ -8,8 +8,10 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
+#include "functional/internal/float_fmod.h"
 #include "oneflow_promote/convert.h"
 #include "oneflow_promote/dtype_enum.h"
 #include "oneflow_promote/ops/op_list.h"
@@ -161,6 +163,35 @@ ONEFLOW_PROMOTE_OPS_INLINE bool NonZero(M x) {
   }
 }
 
+// c ? x : y without a branch on the host, where c is data a branch would
+// mispredict half the time (the signs of remainders).
+template <typename M>
+ONEFLOW_PROMOTE_OPS_INLINE M Select(bool c, M x, M y) {
+#if defined(__CUDA_ARCH__)
+  return c ? x : y;
+#else
+  using U = std::conditional_t<sizeof(M) == 4, uint32_t, uint64_t>;
+  U ux, uy;
+  std::memcpy(&ux, &x, sizeof x);
+  std::memcpy(&uy, &y, sizeof y);
+  const U mask = U{0} - static_cast<U>(c);
+  const U bits = (ux & mask) | (uy & ~mask);
+  M selected;
+  std::memcpy(&selected, &bits, sizeof selected);
+  return selected;
+#endif
+}
+
+// std::fmod; on the host, FloatFmod's exact answer for floats, without
+// libm's loop.
+template <typename M>
+[[gnu::always_inline]] ONEFLOW_PROMOTE_OPS_INLINE M Fmod(M a, M b) {
+#if !defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<M, float>) return FloatFmod(a, b);
+#endif
+  return std::fmod(a, b);
+}
+
 // Integer division helpers; b == 0 is caught by the caller.
 template <typename M>
 ONEFLOW_PROMOTE_OPS_INLINE M TruncDiv(M a, M b) {
@@ -202,13 +233,12 @@ ONEFLOW_PROMOTE_OPS_INLINE M FloatFloorDiv(M a, M b) {
       return x;
   };
   if (b == 0) return a / b;
-  const M mod = std::fmod(a, b);
+  const M mod = Fmod(a, b);
   M div = r(r(a - mod) / b);
-  if (mod != 0 && ((b < 0) != (mod < 0))) div = r(div - 1);
+  div = Select((mod != 0) & ((b < 0) != (mod < 0)), r(div - 1), div);
   if (div == 0) return std::copysign(M(0), a / b);
-  M floor_div = std::floor(div);
-  if (r(div - floor_div) > M(0.5)) floor_div = r(floor_div + 1);
-  return floor_div;
+  const M floor_div = std::floor(div);
+  return Select(r(div - floor_div) > M(0.5), r(floor_div + 1), floor_div);
 }
 template <typename M>
 ONEFLOW_PROMOTE_OPS_INLINE M IntPow(M base, M exponent) {
@@ -368,9 +398,8 @@ ONEFLOW_PROMOTE_OPS_INLINE auto BinaryMath(OpTag<kOp>, M a, M b, bool& zero_divi
   } else if constexpr (kOp == Op::kDivTrunc) {
     return M(std::trunc(RoundTo<T>(M(a / b))));
   } else if constexpr (kOp == Op::kRemainder) {
-    M mod = std::fmod(a, b);
-    if (mod != 0 && ((b < 0) != (mod < 0))) mod += b;
-    return mod;
+    const M mod = Fmod(a, b);
+    return Select((mod != 0) & ((b < 0) != (mod < 0)), M(mod + b), mod);
   } else {
     return FloatFloorDiv<T, !kScalarDivisor>(a, b);
   }

@@ -29,9 +29,13 @@ W TowardZero(W x) {
 // other reasons (b zero, a infinite, NaN operands), so does fmod.
 template <typename W>
 bool QuotientOverflows(W a, W b) {
-  constexpr W kSubnormalScale = std::is_same_v<W, float> ? W(1u << 25) : W(uint64_t{1} << 54);
+  constexpr bool kFloat = std::is_same_v<W, float>;
+  constexpr W kSubnormalScale = kFloat ? W(1u << 25) : W(uint64_t{1} << 54);
+  // Far from overflowing (and NaN): a product, not a division, per element.
+  constexpr W kFar = kFloat ? W(0x1p120f) : W(0x1p1000);
   W numerator = std::abs(a);
   W denominator = std::abs(b);
+  if (!(numerator >= denominator * kFar)) return false;
   if (denominator < std::numeric_limits<W>::min()) {
     numerator *= kSubnormalScale;
     denominator *= kSubnormalScale;

@@ -54,7 +54,7 @@ using BlockFn = void (*)(const void* const* inputs, const bool* broadcast, void*
                          bool& zero_division);
 
 template <typename F>
-inline void LoopTwo(bool broadcast_a, bool broadcast_b, int64_t n, F&& f) {
+[[gnu::always_inline]] inline void LoopTwo(bool broadcast_a, bool broadcast_b, int64_t n, F&& f) {
   // Separate loops for each broadcast pattern, so each one vectorizes.
   if (!broadcast_a && !broadcast_b) {
     for (int64_t i = 0; i < n; ++i) f(i, i, i);
@@ -84,31 +84,29 @@ template <ops::Op kOp, typename T, bool kScalarDivisor = false>
     }
   } else {
     const T* b = static_cast<const T*>(inputs[1]);
-    LoopTwo(broadcast[0], broadcast[1], n, [&](int64_t i, int64_t ia, int64_t ib) {
-      o[i] = StoreAs<S>(Binary<kOp, T>(Math<T>::Load(a[ia]), Math<T>::Load(b[ib]), zero));
-    });
+    LoopTwo(
+        broadcast[0], broadcast[1],
+        n, [&](int64_t i, int64_t ia, int64_t ib) __attribute__((always_inline)) {
+          o[i] = StoreAs<S>(Binary<kOp, T>(Math<T>::Load(a[ia]), Math<T>::Load(b[ib]), zero));
+        });
   }
   if (zero) zero_division = true;
 }
 
-template <ops::Op kOp, typename T, bool kScalarDivisor = false>
-void BinaryBlock(const void* const* inputs, const bool* broadcast, void* out, int64_t n,
-                 bool& zero_division) {
-  BinaryBlockBody<kOp, T, kScalarDivisor>(inputs, broadcast, out, n, zero_division);
+// A block body (always inlined) as a block kernel of the baseline ISA.
+template <BlockFn kBody>
+void BaselineBlock(const void* const* inputs, const bool* broadcast, void* out, int64_t n,
+                   bool& zero_division) {
+  kBody(inputs, broadcast, out, n, zero_division);
 }
 
 #if defined(__x86_64__)
-// The same loop compiled for AVX2 (no FMA: the results are the baseline's
-// bit for bit), for the dtypes whose loops vectorize: bool, integers,
-// float32 and float64.
-template <typename T>
-inline constexpr bool kHasAvx2Block = std::is_arithmetic_v<T>;
-
-template <ops::Op kOp, typename T, bool kScalarDivisor = false>
-__attribute__((target("avx2"))) void BinaryBlockAvx2(const void* const* inputs,
-                                                     const bool* broadcast, void* out, int64_t n,
-                                                     bool& zero_division) {
-  BinaryBlockBody<kOp, T, kScalarDivisor>(inputs, broadcast, out, n, zero_division);
+// The same body compiled for AVX2 (no FMA: the results are the baseline's
+// bit for bit).
+template <BlockFn kBody>
+__attribute__((target("avx2"))) void Avx2Block(const void* const* inputs, const bool* broadcast,
+                                               void* out, int64_t n, bool& zero_division) {
+  kBody(inputs, broadcast, out, n, zero_division);
 }
 
 bool UseAvx2Blocks() {
@@ -119,6 +117,19 @@ bool UseAvx2Blocks() {
   return avx2 && !functional_internal::BaselineBlocksForced();
 }
 #endif
+
+// A body's block kernel: with kAvx2, its AVX2 copy where the CPU has AVX2
+// (the bodies whose loops vectorize: over bool, integers, float32 and
+// float64, and the narrow floats' float32 loops).
+template <BlockFn kBody, bool kAvx2>
+BlockFn BestBlock() {
+#if defined(__x86_64__)
+  if constexpr (kAvx2) {
+    if (UseAvx2Blocks()) return &Avx2Block<kBody>;
+  }
+#endif
+  return &BaselineBlock<kBody>;
+}
 
 // The narrow floats (float16, bfloat16, float8): Math<T> converts one
 // element a call. These blocks widen a chunk of each input to float32 and
@@ -157,33 +168,20 @@ template <ops::Op kOp, typename T, bool kScalarDivisor = false>
     if (!broadcast[0]) widen(a_in + start, a, 0, len);
     if (!single_b) widen(b_in + start, b, 0, len);
     S* o = static_cast<S*>(out) + start;
-    LoopTwo(broadcast[0], single_b, len, [&](int64_t i, int64_t ia, int64_t ib) {
-      const R value = Binary<kOp, T, kScalarDivisor>(a[ia], b[ib], zero);
-      if constexpr (std::is_same_v<S, T>) {
-        r[i] = value;
-      } else {
-        o[i] = value;
-      }
-    });
+    LoopTwo(
+        broadcast[0], single_b,
+        len, [&](int64_t i, int64_t ia, int64_t ib) __attribute__((always_inline)) {
+          const R value = Binary<kOp, T, kScalarDivisor>(a[ia], b[ib], zero);
+          if constexpr (std::is_same_v<S, T>) {
+            r[i] = value;
+          } else {
+            o[i] = value;
+          }
+        });
     if constexpr (std::is_same_v<S, T>) narrow(r, o, 0, len);
   }
   if (zero) zero_division = true;
 }
-
-template <ops::Op kOp, typename T, bool kScalarDivisor = false>
-void NarrowFloatBinaryBlock(const void* const* inputs, const bool* broadcast, void* out, int64_t n,
-                            bool& zero_division) {
-  NarrowFloatBinaryBody<kOp, T, kScalarDivisor>(inputs, broadcast, out, n, zero_division);
-}
-
-#if defined(__x86_64__)
-template <ops::Op kOp, typename T, bool kScalarDivisor = false>
-__attribute__((target("avx2"))) void NarrowFloatBinaryBlockAvx2(const void* const* inputs,
-                                                                const bool* broadcast, void* out,
-                                                                int64_t n, bool& zero_division) {
-  NarrowFloatBinaryBody<kOp, T, kScalarDivisor>(inputs, broadcast, out, n, zero_division);
-}
-#endif
 
 // add with alpha: inputs[2] is alpha, one element of T (PyTorch's CPU
 // kernel takes alpha in the compute dtype).
@@ -245,27 +243,16 @@ void WhereBlock(const void* const* inputs, const bool* broadcast, void* out, int
   for (int64_t i = 0; i < n; ++i) o[i] = c[i * sc] ? a[i * sa] : b[i * sb];
 }
 
-// A narrow float's binary block: its AVX2 copy where the CPU has AVX2.
+// A binary op's block. The narrow floats convert with the cast kernels
+// but where tests force the baseline, which keeps Math<T>'s element path.
 template <ops::Op kOp, typename T, bool kScalarDivisor = false>
-BlockFn NarrowFloatBlockFor() {
-#if defined(__x86_64__)
-  if (UseAvx2Blocks()) return &NarrowFloatBinaryBlockAvx2<kOp, T, kScalarDivisor>;
-#endif
-  return &NarrowFloatBinaryBlock<kOp, T, kScalarDivisor>;
-}
-
-// A binary op's block: its AVX2 copy where the CPU has AVX2.
-template <ops::Op kOp, typename T>
 BlockFn BinaryBlockFor() {
   if constexpr (kIsNarrowFloat<T>) {
-    if (!BaselineBlocksForced()) return NarrowFloatBlockFor<kOp, T>();
+    if (!BaselineBlocksForced()) {
+      return BestBlock<&NarrowFloatBinaryBody<kOp, T, kScalarDivisor>, true>();
+    }
   }
-#if defined(__x86_64__)
-  if constexpr (kHasAvx2Block<T>) {
-    if (UseAvx2Blocks()) return &BinaryBlockAvx2<kOp, T>;
-  }
-#endif
-  return &BinaryBlock<kOp, T>;
+  return BestBlock<&BinaryBlockBody<kOp, T, kScalarDivisor>, std::is_arithmetic_v<T>>();
 }
 
 // scalar_divisor: the op's second input is one element, passed in the math
@@ -285,10 +272,7 @@ BlockFn BlockFor(DType compute, bool scalar_divisor, bool scaled) {
 #endif
       return &ScaledAddBlock<T>;
     } else if constexpr (kTakesScalarInFloat<kOp, T>) {
-      if (!BaselineBlocksForced()) {
-        return scalar_divisor ? NarrowFloatBlockFor<kOp, T, true>() : NarrowFloatBlockFor<kOp, T>();
-      }
-      return scalar_divisor ? &BinaryBlock<kOp, T, true> : &BinaryBlock<kOp, T>;
+      return scalar_divisor ? BinaryBlockFor<kOp, T, true>() : BinaryBlockFor<kOp, T>();
     } else if constexpr (kOp == ops::Op::kWhere) {
       return &WhereBlock<T>;
     } else if constexpr (ops::IsUnaryElementwise(kOp)) {

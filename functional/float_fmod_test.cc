@@ -1,87 +1,111 @@
-// FloatFmod against libm's fmod, bit for bit: random bit patterns (NaN,
-// infinities, subnormals and zeros of either sign included), quotients at
-// and next to integers, and operands close together.
+// FloatFmod and DoubleFmod against libm's fmod, bit for bit: random bit
+// patterns (NaN, infinities, subnormals and zeros of either sign included),
+// quotients at and next to integers, operands close together, specials.
 
 #include "functional/internal/float_fmod.h"
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <random>
+#include <type_traits>
 
 #include "gtest/gtest.h"
 
 namespace oneflow_promote::functional_internal {
 namespace {
 
-uint32_t Bits(float x) {
-  uint32_t u;
+template <typename F>
+using BitsOf = std::conditional_t<sizeof(F) == 4, uint32_t, uint64_t>;
+
+template <typename F>
+BitsOf<F> Bits(F x) {
+  BitsOf<F> u;
   std::memcpy(&u, &x, sizeof u);
   return u;
 }
 
-float FromBits(uint32_t u) {
-  float x;
+template <typename F>
+F FromBits(BitsOf<F> u) {
+  F x;
   std::memcpy(&x, &u, sizeof x);
   return x;
 }
 
-// Equal bits, or both NaN.
-bool Same(float x, float y) { return (std::isnan(x) && std::isnan(y)) || Bits(x) == Bits(y); }
+float Fmod(float a, float b) { return FloatFmod(a, b); }
+double Fmod(double a, double b) { return DoubleFmod(a, b); }
 
-TEST(FloatFmod, EqualsLibmBitForBit) {
+// Equal bits, or both NaN.
+template <typename F>
+bool Same(F x, F y) {
+  return (std::isnan(x) && std::isnan(y)) || Bits(x) == Bits(y);
+}
+
+// kFastBits: the quotients below 2^kFastBits take the fast path.
+template <typename F, int kFastBits>
+void ExpectEqualsLibm() {
   std::mt19937_64 random(2026);
   int64_t fast_path = 0;
   for (int i = 0; i < 4'000'000; ++i) {
-    float a = FromBits(static_cast<uint32_t>(random()));
-    float b = FromBits(static_cast<uint32_t>(random()));
+    F a = FromBits<F>(static_cast<BitsOf<F>>(random()));
+    F b = FromBits<F>(static_cast<BitsOf<F>>(random()));
     switch (i % 4) {
       case 1: {
-        // a = k * b, rounded, then a few ulps either side: quotients at and
-        // next to integers up to 2^28.
-        const double k = std::floor(std::ldexp(static_cast<double>(random() % 1'000'000) / 1e6,
-                                               static_cast<int>(random() % 29)));
-        a = FromBits(Bits(static_cast<float>(k * b)) + static_cast<int>(random() % 5) - 2);
+        // a = k * b, rounded, then a few ulps either side.
+        const F k = std::floor(std::ldexp(static_cast<F>(random() % 1'000'000) / F(1e6),
+                                          static_cast<int>(random() % (kFastBits + 1))));
+        a = FromBits<F>(Bits<F>(k * b) + static_cast<int>(random() % 5) - 2);
         break;
       }
       case 2:
-        a = static_cast<float>(static_cast<int>(random() % 2001) - 1000) / 7.0f;
-        b = static_cast<float>(static_cast<int>(random() % 2001) - 1000) / 13.0f;
+        a = static_cast<F>(static_cast<int>(random() % 2001) - 1000) / F(7);
+        b = static_cast<F>(static_cast<int>(random() % 2001) - 1000) / F(13);
         break;
       case 3:
-        b = std::ldexp(FromBits(Bits(a) + static_cast<int>(random() % 64) - 32),
-                       -static_cast<int>(random() % 30));
+        b = std::ldexp(FromBits<F>(Bits(a) + static_cast<int>(random() % 64) - 32),
+                       -static_cast<int>(random() % (kFastBits + 2)));
         break;
     }
-    fast_path += std::fabs(static_cast<double>(a) / b) < 0x1p28;
-    ASSERT_TRUE(Same(FloatFmod(a, b), std::fmod(a, b)))
+    fast_path += std::fabs(a / b) < std::ldexp(F(1), kFastBits);
+    ASSERT_TRUE(Same(Fmod(a, b), std::fmod(a, b)))
         << std::hexfloat << "fmod(" << a << ", " << b << ") = " << std::fmod(a, b) << ", got "
-        << FloatFmod(a, b);
+        << Fmod(a, b);
   }
-  EXPECT_GT(fast_path, 2'000'000);  // the double path, not only libm's
-}
-
-TEST(FloatFmod, SpecialsAsLibm) {
-  const float specials[] = {0.0f,          -0.0f,          INFINITY,    -INFINITY,
-                            NAN,           1e-45f,         -1e-45f,     1.17549435e-38f,
-                            3.4028235e38f, -3.4028235e38f, 1.0f,        -1.0f,
-                            3.0f,          0.5f,           268435456.0f};
-  for (float a : specials) {
-    for (float b : specials) {
-      EXPECT_TRUE(Same(FloatFmod(a, b), std::fmod(a, b)))
+  EXPECT_GT(fast_path, 2'000'000);  // the fast path, not only libm's
+  using Limits = std::numeric_limits<F>;
+  const F specials[] = {F(0),
+                        F(-0.0),
+                        Limits::infinity(),
+                        -Limits::infinity(),
+                        Limits::quiet_NaN(),
+                        Limits::denorm_min(),
+                        -Limits::denorm_min(),
+                        Limits::min(),
+                        Limits::max(),
+                        -Limits::max(),
+                        F(1),
+                        F(-1),
+                        F(3),
+                        F(0.5),
+                        std::ldexp(F(1), kFastBits)};
+  for (F a : specials) {
+    for (F b : specials) {
+      EXPECT_TRUE(Same(Fmod(a, b), std::fmod(a, b)))
           << std::hexfloat << "fmod(" << a << ", " << b << ")";
     }
   }
 }
 
+TEST(FloatFmod, EqualsLibmBitForBit) { ExpectEqualsLibm<float, 28>(); }
+TEST(DoubleFmod, EqualsLibmBitForBit) { ExpectEqualsLibm<double, 52>(); }
+
 TEST(FloatFmod, ZerosTakeTheDividendsSign) {
   EXPECT_EQ(Bits(FloatFmod(-6.0f, 3.0f)), Bits(-0.0f));
   EXPECT_EQ(Bits(FloatFmod(6.0f, -3.0f)), Bits(0.0f));
-  EXPECT_EQ(Bits(FloatFmod(-0.0f, 3.0f)), Bits(-0.0f));
-  EXPECT_TRUE(std::isnan(FloatFmod(1.0f, 0.0f)));
-  EXPECT_EQ(FloatFmod(5.0f, INFINITY), 5.0f);
+  EXPECT_EQ(Bits(DoubleFmod(-6.0, 3.0)), Bits(-0.0));
   EXPECT_EQ(Bits(FloatFmod(-0.0f, -INFINITY)), Bits(-0.0f));
-  EXPECT_TRUE(std::isnan(FloatFmod(INFINITY, 2.0f)));
+  EXPECT_EQ(DoubleFmod(5.0, INFINITY), 5.0);
 }
 
 }  // namespace

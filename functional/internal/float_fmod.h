@@ -1,6 +1,7 @@
-// fmod of two floats as std::fmod gives it (exactly), in a few double
-// operations rather than libm's loop: the CPU kernels' remainder and floor
-// division of float32, float16 and bfloat16 (which compute in float).
+// fmod of two floats, or two doubles, as std::fmod gives it (exactly), in a
+// few operations rather than libm's loop: the CPU kernels' remainder and
+// floor division of float32, float16 and bfloat16 (which compute in float)
+// and float64.
 
 #ifndef ONEFLOW_PROMOTE_FUNCTIONAL_INTERNAL_FLOAT_FMOD_H_
 #define ONEFLOW_PROMOTE_FUNCTIONAL_INTERNAL_FLOAT_FMOD_H_
@@ -26,6 +27,19 @@ namespace oneflow_promote::functional_internal {
   if (truncated == 0) r = a;
   if (r != 0 && (r < 0) != (a < 0)) r += quotient > 0 ? b : -b;
   return r == 0 ? std::copysign(0.0f, a) : static_cast<float>(r);
+}
+
+// The same for doubles where |a / b| < 2^52: a fused multiply-add gives
+// a - k * b rounded once, which is exact, as fmod's answer (and, for a
+// quotient that reached the next integer, fmod's minus b) is representable.
+[[gnu::always_inline]] inline double DoubleFmod(double a, double b) {
+  const double quotient = a / b;
+  if (!(std::fabs(quotient) < 0x1p52)) return std::fmod(a, b);
+  const double truncated = static_cast<double>(static_cast<int64_t>(quotient));
+  if (truncated == 0) return a;  // |a| < |b|, b infinite included
+  double r = std::fma(-truncated, b, a);
+  if (r != 0 && (r < 0) != (a < 0)) r += quotient > 0 ? b : -b;
+  return r == 0 ? std::copysign(0.0, a) : r;
 }
 
 }  // namespace oneflow_promote::functional_internal

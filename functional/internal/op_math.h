@@ -182,12 +182,13 @@ ONEFLOW_PROMOTE_OPS_INLINE M Select(bool c, M x, M y) {
 #endif
 }
 
-// std::fmod; on the host, FloatFmod's exact answer for floats, without
-// libm's loop.
+// std::fmod; on the host, float_fmod.h's exact answer for floats and
+// doubles, without libm's loop.
 template <typename M>
 [[gnu::always_inline]] ONEFLOW_PROMOTE_OPS_INLINE M Fmod(M a, M b) {
 #if !defined(__CUDA_ARCH__)
   if constexpr (std::is_same_v<M, float>) return FloatFmod(a, b);
+  if constexpr (std::is_same_v<M, double>) return DoubleFmod(a, b);
 #endif
   return std::fmod(a, b);
 }

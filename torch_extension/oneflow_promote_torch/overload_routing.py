@@ -3,7 +3,8 @@ the types of their arguments.
 
 torch.ops resolves a call on a packet (torch.ops.oneflow_promote.add) by
 trying its overloads in turn and catching the error of each that does not
-fit: 3 to 11 us an overload on the CPU. For these ops a call's positional
+fit: 3 to 11 us an overload (AMD EPYC Zen 4, torch 2.15; docs/integration.md
+has the figures). For these ops a call's positional
 arguments, each a tensor or a number, and its keyword names pick exactly one
 overload. A routed packet calls that overload directly; any other call
 (operands by keyword, tensor subclasses, SymInts, NumPy scalars, calls no

@@ -9,6 +9,7 @@ C++ oracle tests cover them. CUDA cases run only where a GPU is present.
 """
 
 import itertools
+import math
 import sys
 
 import pytest
@@ -342,6 +343,38 @@ def test_alpha_rounds_as_torch(op):
                 theirs = getattr(torch, op)(a, b, alpha=alpha, out=torch.empty(50, dtype=out_dtype))
                 mine = getattr(ours, op)(a, b, alpha=alpha, out=torch.empty(50, dtype=out_dtype))
                 same(theirs, mine, f"{what} out={out_dtype}")
+
+
+@pytest.mark.parametrize("op", ["add", "sub"])
+def test_alpha_keeps_torchs_special_values(op):
+    """Signed zeros, infinities and NaNs with alpha, bit for bit: sub runs
+    as add of c10::Scalar's -alpha (an int alpha 0 keeps -0.0 - 0 * -0.0 at
+    -0.0 and -2**63 negates to itself), and complex32 adds part by part
+    after its product, so an infinite part keeps a finite partner. Every
+    pair of special values, in the vector and scalar loops' elements, with
+    broadcast, transposed, in-place and out= forms."""
+    special = [0.0, -0.0, 1.0, -2.5, math.inf, -math.inf, math.nan, 6e-8]
+    pairs = list(itertools.product(special, special))
+    reals = torch.tensor([x for x, _ in pairs])
+    cases = {dtype: reals.to(dtype) for dtype in (torch.float16, torch.bfloat16)}
+    cases[torch.complex32] = torch.tensor([complex(re, im) for re, im in pairs]).to(torch.complex32)
+    for dtype, z in cases.items():
+        a, b = z.repeat_interleave(len(z)), z.repeat(len(z))
+        square = a[: 64 * 64].reshape(64, 64)
+        alphas = [0, 0.0, -0.0, 2, -3, 0.5] + {torch.complex32: [1j, -0.0j, 1 + 1j],
+                                               torch.bfloat16: [-2**63]}.get(dtype, [])
+        for alpha in alphas:
+            what = f"({dtype}, alpha={alpha!r})"
+            forms = {"": (a, b), " broadcast": (square, b[:64]),
+                     " transposed": (square.t(), square), " 0-d other": (a, b[len(z) + 1])}
+            for label, (x, y) in forms.items():
+                compare(op, (x, y), {"alpha": alpha}, what + label)
+            same(getattr(a.clone(), op + "_")(b, alpha=alpha),
+                 getattr(ours, op + "_")(a.clone(), b, alpha=alpha), f"{op}{what} in place")
+            out_dtype = torch.complex64 if dtype.is_complex else torch.float32
+            theirs = getattr(torch, op)(a, b, alpha=alpha, out=torch.empty(len(a), dtype=out_dtype))
+            mine = getattr(ours, op)(a, b, alpha=alpha, out=torch.empty(len(a), dtype=out_dtype))
+            same(theirs, mine, f"{op}{what} out={out_dtype}")
 
 
 def test_repeated_calls_decide_dtypes_per_call():

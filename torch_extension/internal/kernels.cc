@@ -170,9 +170,9 @@ void WriteInto(const at::Tensor& result, const at::Tensor& destination,
   destination.copy_(converted);
 }
 
-// How add and sub with alpha other than 1 run in two steps, self op
-// (alpha * other), to give torch's bits: the dtype both steps compute in,
-// and alpha as that dtype's kernel takes it.
+// How add and sub with alpha other than 1 run in two steps, self + (alpha
+// * other), to give torch's bits: the dtype both steps compute in, and
+// alpha as that dtype's kernel takes it (negated for sub).
 struct AlphaSteps {
   DType dtype;  // of both steps, and of the result
   c10::Scalar alpha;
@@ -197,10 +197,13 @@ std::optional<AlphaSteps> AlphaStepsOf(const OpCall& call, const OpDTypes& dtype
       (dtype != DType::kFloat16 && dtype != DType::kBFloat16 && dtype != DType::kComplex32)) {
     return std::nullopt;
   }
-  const c10::Scalar& alpha = *call.alpha;
   // The checks the fused kernel makes (c10::Scalar::to's range).
   ValueOrThrow(
-      functional::KernelAlpha(call.op, dtypes.compute, ScalarOperand(alpha), Device::Cpu()));
+      functional::KernelAlpha(call.op, dtypes.compute, ScalarOperand(*call.alpha), Device::Cpu()));
+  // PyTorch's sub runs its add kernel with c10::Scalar's -alpha (self +
+  // (-alpha) * other), which keeps the signs of zeros that self - alpha *
+  // other flips and wraps the negation of an int64 alpha.
+  const c10::Scalar alpha = call.op == ops::Op::kSub ? -*call.alpha : *call.alpha;
   if (dtype == DType::kComplex32) return AlphaSteps{DType::kComplex32, alpha};
   // PyTorch's CPU kernel (ufunc/add.h) takes alpha in the compute dtype.
   const float value = static_cast<float>(alpha.toDouble());
@@ -221,11 +224,27 @@ void CopyRanges(const at::Tensor& from, const ElementRanges& ranges, const at::T
   }
 }
 
-// self op (alpha * other), both steps in `dtype`, into `target` (of that
+// A complex32 tensor's parts: float16, with a trailing dimension of 2 (no
+// copy).
+Tensor PartsOf(const Tensor& t) {
+  at::DimVector shape(t.shape().begin(), t.shape().end());
+  at::DimVector strides;
+  int64_t extent = 2;  // the elements the view reaches, from its first one
+  for (size_t d = 0; d < shape.size(); ++d) {
+    strides.push_back(2 * t.strides()[d]);
+    extent += (shape[d] - 1) * strides.back();
+  }
+  shape.push_back(2);
+  strides.push_back(1);
+  const Tensor storage =
+      ValueOrThrow(Tensor::View(t.data(), DType::kFloat16, {extent}, t.device()));
+  return ValueOrThrow(storage.AsStrided(shape, strides, 0));
+}
+
+// self + (alpha * other), both steps in `dtype`, into `target` (of that
 // dtype, shaped as the result).
-void RunAlphaSteps(const OpCall& call, DType dtype, const c10::Scalar& alpha,
-                   absl::Span<const Tensor> views, const at::Tensor& target,
-                   const functional::OpOptions& options) {
+void RunAlphaSteps(DType dtype, const c10::Scalar& alpha, absl::Span<const Tensor> views,
+                   const at::Tensor& target, const functional::OpOptions& options) {
   const OpDTypes in_steps = {dtype, dtype, dtype};
   const Tensor& other = views[1];
   const at::Tensor scaled = at::empty(
@@ -236,9 +255,21 @@ void RunAlphaSteps(const OpCall& call, DType dtype, const c10::Scalar& alpha,
   const Tensor product_inputs[] = {views[1], Tensor::WrappedNumber(ScalarOperand(alpha))};
   ThrowIfError(
       functional::CallOutWithDTypes(ops::Op::kMul, product_inputs, in_steps, scaled_view, options));
-  const Tensor sum_inputs[] = {views[0], scaled_view};
   Tensor target_view = ViewOf(target, views.size());
-  ThrowIfError(functional::CallOutWithDTypes(call.op, sum_inputs, in_steps, target_view, options));
+  if (dtype == DType::kComplex32) {
+    // c10::complex<Half> adds part by part; the library's complex add
+    // multiplies by alpha 1, which gives an infinite part a NaN partner
+    // and turns -0 into +0.
+    const Tensor parts[] = {PartsOf(ValueOrThrow(views[0].To(dtype))), PartsOf(scaled_view)};
+    Tensor target_parts = PartsOf(target_view);
+    const OpDTypes in_halves = {DType::kFloat16, DType::kFloat16, DType::kFloat16};
+    ThrowIfError(
+        functional::CallOutWithDTypes(ops::Op::kAdd, parts, in_halves, target_parts, options));
+    return;
+  }
+  const Tensor sum_inputs[] = {views[0], scaled_view};
+  ThrowIfError(
+      functional::CallOutWithDTypes(ops::Op::kAdd, sum_inputs, in_steps, target_view, options));
 }
 
 // add and sub with alpha other than 1 into `target` (of dtype
@@ -257,7 +288,7 @@ void RunWithAlpha(const OpCall& call, const AlphaSteps& steps, absl::Span<const 
     fused_options.alpha = ScalarOperand(*call.alpha);
     ThrowIfError(functional::CallOutWithDTypes(call.op, views, dtypes, fused_view, fused_options));
   }
-  RunAlphaSteps(call, steps.dtype, steps.alpha, views, target, options);
+  RunAlphaSteps(steps.dtype, steps.alpha, views, target, options);
   if (!steps.fused.empty()) CopyRanges(fused, steps.fused, target);
 }
 

@@ -367,6 +367,10 @@ def test_alpha_keeps_torchs_special_values(op):
             what = f"({dtype}, alpha={alpha!r})"
             forms = {"": (a, b), " broadcast": (square, b[:64]),
                      " transposed": (square.t(), square), " 0-d other": (a, b[len(z) + 1])}
+            if dtype.is_complex:  # float16 self, converted first
+                halves = cases[torch.float16].repeat(len(z))
+                forms.update({" float16 self": (halves, b), " Python complex": (halves, 1 + 7j),
+                              " complex64 0-d": (halves, torch.tensor(-0.0 - 2j))})
             for label, (x, y) in forms.items():
                 compare(op, (x, y), {"alpha": alpha}, what + label)
             same(getattr(a.clone(), op + "_")(b, alpha=alpha),

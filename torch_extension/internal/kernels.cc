@@ -224,8 +224,8 @@ void CopyRanges(const at::Tensor& from, const ElementRanges& ranges, const at::T
   }
 }
 
-// A complex32 tensor's parts: float16, with a trailing dimension of 2 (no
-// copy).
+// A complex32 tensor's parts: float16, with a trailing dimension of 2: a
+// view that does not own t's memory.
 Tensor PartsOf(const Tensor& t) {
   at::DimVector shape(t.shape().begin(), t.shape().end());
   at::DimVector strides;
@@ -260,7 +260,8 @@ void RunAlphaSteps(DType dtype, const c10::Scalar& alpha, absl::Span<const Tenso
     // c10::complex<Half> adds part by part; the library's complex add
     // multiplies by alpha 1, which gives an infinite part a NaN partner
     // and turns -0 into +0.
-    const Tensor parts[] = {PartsOf(ValueOrThrow(views[0].To(dtype))), PartsOf(scaled_view)};
+    const Tensor self = ValueOrThrow(views[0].To(dtype));  // outlives its parts' view
+    const Tensor parts[] = {PartsOf(self), PartsOf(scaled_view)};
     Tensor target_parts = PartsOf(target_view);
     const OpDTypes in_halves = {DType::kFloat16, DType::kFloat16, DType::kFloat16};
     ThrowIfError(

@@ -345,6 +345,31 @@ def test_alpha_rounds_as_torch(op):
                 same(theirs, mine, f"{what} out={out_dtype}")
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_alpha_by_a_repeated_other_follows_torchs_tails(dtype):
+    """Where other repeats along the rows (a 0-d tensor, a Python scalar, a
+    column), torch's compiler computes the scalar tail of each row, 16
+    bytes at a time after its first element, as self + round(alpha *
+    other) instead of one fused step: every tail length, rows, and two
+    threads' ranges, bit for bit."""
+    g = torch.Generator().manual_seed(11)
+    previous = torch.get_num_threads()
+    try:
+        for threads, lengths in ((1, range(1, 48)), (2, (70001, 100003))):
+            torch.set_num_threads(threads)
+            for n in lengths:
+                a = (torch.randn(n, generator=g) * 1e-3).to(dtype)
+                b = torch.randn((), generator=g).to(dtype)
+                rows = torch.randn(3, n, generator=g).to(dtype)
+                column = torch.randn(3, 1, generator=g).to(dtype)
+                for x, y, form in ((a, b, "0-d"), (a, b.item(), "Python scalar"),
+                                   (rows, column, "column")):
+                    for op in ("add", "sub"):
+                        compare(op, (x, y), {"alpha": -0.7}, f"({dtype} {n} {form}, {threads})")
+    finally:
+        torch.set_num_threads(previous)
+
+
 @pytest.mark.parametrize("op", ["add", "sub"])
 def test_alpha_keeps_torchs_special_values(op):
     """Signed zeros, infinities and NaNs with alpha, bit for bit: sub runs

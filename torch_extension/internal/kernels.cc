@@ -176,9 +176,9 @@ void WriteInto(const at::Tensor& result, const at::Tensor& destination,
 struct AlphaSteps {
   DType dtype;  // of both steps, and of the result
   c10::Scalar alpha;
-  // float16 and bfloat16: the element ranges PyTorch's vector loop
-  // computes, fused in float32 (TorchVectorRanges); the others take the
-  // steps in `dtype`.
+  // The element ranges PyTorch computes fused (float16 and bfloat16: its
+  // vector loop's, in float32; float32 and float64: all but
+  // TorchUnfusedAlphaRanges); the others take the steps in `dtype`.
   ElementRanges fused;
 };
 
@@ -188,13 +188,18 @@ struct AlphaSteps {
 // (alpha * other rounds to the dtype, then the sum does) while its vector
 // loop fuses them in float32 and rounds once; complex32, whose kernel
 // computes in c10::complex<Half> (the product rounds into Half parts before
-// the sum does). Everywhere else the library's add kernel takes alpha
-// (OpOptions::alpha) and computes as PyTorch's does.
+// the sum does); float32 and float64 where its compiler does not fuse the
+// scalar tail (TorchUnfusedAlphaRanges). Everywhere else the library's add
+// kernel takes alpha (OpOptions::alpha) and computes as PyTorch's does.
 std::optional<AlphaSteps> AlphaStepsOf(const OpCall& call, const OpDTypes& dtypes,
                                        const c10::Device& device, at::IntArrayRef shape) {
   const DType dtype = dtypes.result;
-  if (!device.is_cpu() ||
-      (dtype != DType::kFloat16 && dtype != DType::kBFloat16 && dtype != DType::kComplex32)) {
+  if (!device.is_cpu()) return std::nullopt;
+  ElementRanges unfused;
+  if (dtype == DType::kFloat32 || dtype == DType::kFloat64) {
+    unfused = TorchUnfusedAlphaRanges(call, shape, TorchType(dtype));
+    if (unfused.empty()) return std::nullopt;
+  } else if (dtype != DType::kFloat16 && dtype != DType::kBFloat16 && dtype != DType::kComplex32) {
     return std::nullopt;
   }
   // The checks the fused kernel makes (c10::Scalar::to's range).
@@ -205,6 +210,9 @@ std::optional<AlphaSteps> AlphaStepsOf(const OpCall& call, const OpDTypes& dtype
   // other flips and wraps the negation of an int64 alpha.
   const c10::Scalar alpha = call.op == ops::Op::kSub ? -*call.alpha : *call.alpha;
   if (dtype == DType::kComplex32) return AlphaSteps{DType::kComplex32, alpha};
+  if (!unfused.empty()) {
+    return AlphaSteps{dtype, alpha, OutsideRanges(unfused, c10::multiply_integers(shape))};
+  }
   // PyTorch's CPU kernel (ufunc/add.h) takes alpha in the compute dtype.
   const float value = static_cast<float>(alpha.toDouble());
   const double rounded = dtype == DType::kFloat16 ? static_cast<float>(c10::Half(value))

@@ -22,10 +22,15 @@ namespace {
 // The rows TensorIterator hands its inner loop for this call, which
 // computes in `common`: their length (the trailing dimensions that coalesce
 // for every operand) where its vector loop runs them (every operand
-// contiguous along them, but for at most one that repeats); 0 where it does
-// not, or where it cannot be told.
-int64_t VectorRowLength(const OpCall& call, at::IntArrayRef shape, at::ScalarType common) {
-  if (call.destination.defined() && !call.destination.is_contiguous()) return 0;
+// contiguous along them, but for at most one that repeats), 0 where it does
+// not, or where it cannot be told; and which operand repeats (-1: none).
+struct VectorRows {
+  int64_t length = 0;
+  int repeating = -1;
+};
+
+VectorRows VectorRowsOf(const OpCall& call, at::IntArrayRef shape, at::ScalarType common) {
+  if (call.destination.defined() && !call.destination.is_contiguous()) return {};
   const int64_t rank = static_cast<int64_t>(shape.size());
   // Per operand, per dimension of the result: its stride in elements, 0
   // where it repeats (a Python scalar, a one-element tensor, a broadcast).
@@ -44,7 +49,7 @@ int64_t VectorRowLength(const OpCall& call, at::IntArrayRef shape, at::ScalarTyp
         if (t->size(d) == 1) continue;
         // TensorIterator runs an operand's dimensions in the order its
         // strides fall: where they do not, which loop it takes is not told.
-        if (own[d] < inner) return 0;
+        if (own[d] < inner) return {};
         inner = own[d] * t->size(d);
         along[offset + d] = own[d];
       }
@@ -65,30 +70,29 @@ int64_t VectorRowLength(const OpCall& call, at::IntArrayRef shape, at::ScalarTyp
                        : along[d] <= 1;  // the vector loop's operands are contiguous
     }
     if (!coalesces) {
-      if (!innermost.has_value()) return 0;
+      if (!innermost.has_value()) return {};
       break;
     }
     if (!innermost.has_value()) innermost = d;
     length *= shape[d];
     previous = d;
   }
-  if (!innermost.has_value()) return 0;
-  int repeating = 0;
-  for (const auto& along : strides) repeating += along[*innermost] == 0;
-  return repeating <= 1 ? length : 0;
+  if (!innermost.has_value()) return {};
+  VectorRows rows{length};
+  for (size_t i = 0; i < strides.size(); ++i) {
+    if (strides[i][*innermost] != 0) continue;
+    if (rows.repeating >= 0) return {};
+    rows.repeating = static_cast<int>(i);
+  }
+  return rows;
 }
 
-}  // namespace
-
-ElementRanges TorchVectorRanges(const OpCall& call, at::IntArrayRef shape, at::ScalarType common) {
-  ElementRanges ranges;
-#if defined(__x86_64__)
-  // Kernels registered with REGISTER_DISPATCH run their AVX2 build on an
-  // AVX-512 machine too, so a step is 64 bytes on both (measured: 32
-  // float16, 16 float32, 8 float64 elements).
-  static const bool vectors = at::get_cpu_capability() != "DEFAULT";
-  const int64_t row = vectors ? VectorRowLength(call, shape, common) : 0;
-  if (row == 0) return ranges;
+// Calls visit(begin, end, step) for each piece of a row that one thread of
+// at::parallel_for hands the kernel's inner loop, where its vector loop
+// runs `rows` (step: the elements of a vector loop's step).
+template <typename Visit>
+void ForEachPiece(const VectorRows& rows, at::IntArrayRef shape, at::ScalarType common,
+                  Visit visit) {
   const int64_t step = 64 / static_cast<int64_t>(c10::elementSize(common));
   const int64_t numel = c10::multiply_integers(shape);
   const int64_t grain = at::internal::GRAIN_SIZE;
@@ -98,17 +102,54 @@ ElementRanges TorchVectorRanges(const OpCall& call, at::IntArrayRef shape, at::S
   for (int64_t begin = 0; begin < numel; begin += chunk) {
     const int64_t end = std::min(numel, begin + chunk);
     for (int64_t piece = begin; piece < end;) {
-      const int64_t piece_end = std::min(end, (piece / row + 1) * row);
-      const int64_t length = piece_end - piece;
-      if (length >= step) ranges.emplace_back(piece, piece + length - length % step);
+      const int64_t piece_end = std::min(end, (piece / rows.length + 1) * rows.length);
+      visit(piece, piece_end, step);
       piece = piece_end;
     }
   }
+}
+
+// The rows of a call where its kernel runs vectors: none without them.
+VectorRows RowsWithVectors(const OpCall& call, at::IntArrayRef shape, at::ScalarType common) {
+#if defined(__x86_64__)
+  // Kernels registered with REGISTER_DISPATCH run their AVX2 build on an
+  // AVX-512 machine too, so a step is 64 bytes on both (measured: 32
+  // float16, 16 float32, 8 float64 elements).
+  static const bool vectors = at::get_cpu_capability() != "DEFAULT";
+  if (vectors) return VectorRowsOf(call, shape, common);
 #else
   (void)call;  // not measured: every element as the scalar loop computes it
   (void)shape;
   (void)common;
 #endif
+  return {};
+}
+
+}  // namespace
+
+ElementRanges TorchVectorRanges(const OpCall& call, at::IntArrayRef shape, at::ScalarType common) {
+  ElementRanges ranges;
+  const VectorRows rows = RowsWithVectors(call, shape, common);
+  if (rows.length == 0) return ranges;
+  ForEachPiece(rows, shape, common, [&](int64_t begin, int64_t end, int64_t step) {
+    const int64_t length = end - begin;
+    if (length >= step) ranges.emplace_back(begin, end - length % step);
+  });
+  return ranges;
+}
+
+ElementRanges TorchUnfusedAlphaRanges(const OpCall& call, at::IntArrayRef shape,
+                                      at::ScalarType common) {
+  ElementRanges ranges;
+  const VectorRows rows = RowsWithVectors(call, shape, common);
+  if (rows.length == 0 || rows.repeating != 1) return ranges;
+  // The compiler's vectors over the tail: 16 bytes.
+  const int64_t width = 16 / static_cast<int64_t>(c10::elementSize(common));
+  ForEachPiece(rows, shape, common, [&](int64_t begin, int64_t end, int64_t step) {
+    const int64_t tail = (end - begin) % step;
+    const int64_t unfused = (tail - 1) / width * width;
+    if (unfused > 0) ranges.emplace_back(end - tail + 1, end - tail + 1 + unfused);
+  });
   return ranges;
 }
 

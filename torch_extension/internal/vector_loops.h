@@ -1,7 +1,8 @@
 // Where PyTorch's CPU kernels run their vector loop and where their scalar
 // loop, for the ops whose two loops give different bits (add with alpha in
-// float16 and bfloat16; maximum and minimum of +0.0 and -0.0; remainder
-// where a quotient overflows): the element ranges of a call's result, and
+// float16 and bfloat16, and in float32 and float64 by a repeated other;
+// maximum and minimum of +0.0 and -0.0; remainder where a quotient
+// overflows): the element ranges of a call's result, and
 // views of an operand over one of them.
 
 #ifndef ONEFLOW_PROMOTE_TORCH_EXTENSION_INTERNAL_VECTOR_LOOPS_H_
@@ -32,6 +33,17 @@ bool ReadFromContiguousCopy(const at::Tensor& t, at::ScalarType common);
 // None where torch runs without vectors, or where the rows cannot be told:
 // a strided operand of the common dtype, or a strided result.
 ElementRanges TorchVectorRanges(const OpCall& call, at::IntArrayRef shape, at::ScalarType common);
+
+// The elements of add and sub with alpha in float32 or float64 that
+// PyTorch 2.15's CPU kernel computes as self + round(alpha * other), not
+// fused: where `other` repeats along the rows its vector loop runs, each
+// piece's scalar tail is vectorized by its compiler with the product
+// hoisted out of the loop, 16 bytes at a time after the tail's first
+// element: of a tail of r elements, w of them in 16 bytes, the w *
+// floor((r - 1) / w) after the first. Measured under the AVX2 and AVX-512
+// capabilities alike.
+ElementRanges TorchUnfusedAlphaRanges(const OpCall& call, at::IntArrayRef shape,
+                                      at::ScalarType common);
 
 // The elements of [0, numel) outside `ranges` (sorted, disjoint).
 ElementRanges OutsideRanges(const ElementRanges& ranges, int64_t numel);

@@ -370,6 +370,47 @@ def test_alpha_by_a_repeated_other_follows_torchs_tails(dtype):
         torch.set_num_threads(previous)
 
 
+@pytest.mark.parametrize("dtype", [torch.complex64, torch.complex128])
+def test_complex_products_follow_torchs_fused_loops(dtype):
+    """torch's compiler fuses complex products into multiply-adds in the
+    scalar loop and in the vectors it makes of scalar tails (complex64: in
+    pairs, an odd last element not; in fours after the first where an
+    operand repeats); its vector loop does not. Every tail length, strided,
+    transposed and expanded operands, 0-d, Python and column operands, a
+    real operand and two threads' ranges, with values whose products
+    underflow to a signed zero or overflow, bit for bit."""
+    g = torch.Generator().manual_seed(13)
+    special = torch.tensor([1.0, -1.0, 2.5, -3.0, 1e30, -1e-30, 1e-40, 3e38, 1e-7])
+
+    def values(shape, real=False):
+        n = math.prod(shape)
+        parts = [torch.where(torch.rand(n, generator=g) < 0.5,
+                             torch.randn(n, generator=g, dtype=torch.float64),
+                             special[torch.randint(0, len(special), (n,), generator=g)].double())
+                 for _ in range(2)]
+        z = torch.complex(*parts).reshape(shape).to(dtype)
+        return z.real.contiguous() if real else z
+
+    previous = torch.get_num_threads()
+    try:
+        for threads, shapes in ((1, [(n,) for n in range(1, 40)] + [(5, 13)]), (2, [(70001,)])):
+            torch.set_num_threads(threads)
+            for shape in shapes:
+                a, b = values(shape), values(shape)
+                wide = values(shape[:-1] + (2 * shape[-1],))
+                forms = {"": (a, b), " 0-d other": (a, b.reshape(-1)[0]),
+                         " 0-d self": (a.reshape(-1)[0], b), " Python": (a, complex(1e-40, -3)),
+                         " strided": (wide[..., ::2], b), " column": (a, b[..., :1]),
+                         " real self": (values(shape, real=True), b),
+                         " expanded": (a[None].expand(3, *shape), b[None].expand(3, *shape))}
+                if len(shape) == 2:
+                    forms[" transposed other"] = (a, values(shape[::-1]).t())
+                for label, args in forms.items():
+                    assert compare("mul", args, what=f"({dtype} {shape}{label}, {threads} threads)")
+    finally:
+        torch.set_num_threads(previous)
+
+
 @pytest.mark.parametrize("op", ["add", "sub"])
 def test_alpha_keeps_torchs_special_values(op):
     """Signed zeros, infinities and NaNs with alpha, bit for bit: sub runs

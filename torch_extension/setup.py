@@ -61,6 +61,7 @@ LIBRARY_SOURCES = [
 EXTENSION_SOURCES = [
     "torch_extension/ops.cc",
     "torch_extension/internal/autograd.cc",
+    "torch_extension/internal/complex_products.cc",
     "torch_extension/internal/fast_path.cc",
     "torch_extension/internal/functionalize.cc",
     "torch_extension/internal/kernels.cc",

@@ -10,6 +10,7 @@
 #include "functional/op_kernels.h"
 #include "functional/tensor.h"
 #include "functional/torch_tensor_traits.h"
+#include "torch_extension/internal/complex_products.h"
 #include "torch_extension/internal/kernels.h"
 #include "torch_extension/internal/remainder_nans.h"
 
@@ -98,6 +99,7 @@ at::Tensor RunFastPath(const OpCall& call) {
   ThrowIfError(op_kernels::Elementwise(call.op, dtypes.compute, inputs, out,
                                        CurrentTorchContext(c10::Device(c10::kCPU))));
   WriteNaNs(VectorLoopNaNs(call, dtypes, c10::Device(c10::kCPU), first.sizes()), result);
+  WriteProducts(TorchFusedProducts(call, dtypes, c10::Device(c10::kCPU), first.sizes()), result);
   return result;
 }
 

@@ -29,6 +29,7 @@
 #include "functional/tensor.h"
 #include "functional/torch_tensor_traits.h"
 #include "kernels/cast.h"
+#include "torch_extension/internal/complex_products.h"
 #include "torch_extension/internal/fast_path.h"
 #include "torch_extension/internal/remainder_nans.h"
 #include "torch_extension/internal/vector_loops.h"
@@ -545,6 +546,7 @@ at::Tensor RunOnDevice(const OpCall& call) {
   const at::Tensor target = direct ? destination : Empty(shape, result_type, device);
   // Read before the kernel writes: the destination may be an operand.
   const std::vector<int64_t> vector_loop_nans = VectorLoopNaNs(call, dtypes, device, shape);
+  const FusedProducts fused_products = TorchFusedProducts(call, dtypes, device, shape);
   const at::Tensor kernel_target = flatten ? target.view(-1) : target;
   if (alpha_steps.has_value()) {
     RunWithAlpha(call, *alpha_steps, views, dtypes, kernel_target, options);
@@ -555,6 +557,7 @@ at::Tensor RunOnDevice(const OpCall& call) {
     ThrowIfError(functional::CallOutWithDTypes(call.op, views, dtypes, target_view, options));
   }
   WriteNaNs(vector_loop_nans, target);
+  WriteProducts(fused_products, target);
   if (!direct) WriteInto(target, destination, options.context);
   return destination;
 }

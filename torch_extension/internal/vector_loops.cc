@@ -21,12 +21,14 @@ namespace {
 
 // The rows TensorIterator hands its inner loop for this call, which
 // computes in `common`: their length (the trailing dimensions that coalesce
-// for every operand) where its vector loop runs them (every operand
-// contiguous along them, but for at most one that repeats), 0 where it does
-// not, or where it cannot be told; and which operand repeats (-1: none).
+// for every operand; 0 where it cannot be told), which operand repeats
+// along them (-1: none; at most one), and whether its scalar loop runs
+// them whole (scalar_only: an operand strided along them) rather than its
+// vector loop (every operand contiguous along them, or repeating).
 struct VectorRows {
   int64_t length = 0;
   int repeating = -1;
+  bool scalar_only = false;
 };
 
 VectorRows VectorRowsOf(const OpCall& call, at::IntArrayRef shape, at::ScalarType common) {
@@ -44,41 +46,49 @@ VectorRows VectorRowsOf(const OpCall& call, at::IntArrayRef shape, at::ScalarTyp
         for (int64_t d = t->dim() - 1, step = 1; d >= 0; step *= t->size(d--)) own[d] = step;
       }
       const int64_t offset = rank - t->dim();
-      int64_t inner = 0;  // the stride the next dimension out must exceed
-      for (int64_t d = t->dim() - 1; d >= 0; --d) {
-        if (t->size(d) == 1) continue;
-        // TensorIterator runs an operand's dimensions in the order its
-        // strides fall: where they do not, which loop it takes is not told.
-        if (own[d] < inner) return {};
-        inner = own[d] * t->size(d);
-        along[offset + d] = own[d];
+      for (int64_t d = 0; d < t->dim(); ++d) {
+        if (t->size(d) != 1) along[offset + d] = own[d];
       }
     }
     strides.push_back(std::move(along));
   }
+  // TensorIterator orders each pair of dimensions by the first operand
+  // whose strides along both are nonzero (the destination, where there is
+  // one: row-major). Where such strides fall the wrong way or tie, it
+  // reorders the dimensions, and which loop it takes is not told.
+  if (!call.destination.defined()) {
+    for (int64_t outer = 0; outer < rank; ++outer) {
+      for (int64_t inner = outer + 1; inner < rank; ++inner) {
+        for (const auto& along : strides) {
+          if (along[outer] == 0 || along[inner] == 0) continue;
+          if (along[outer] <= along[inner]) return {};
+          break;
+        }
+      }
+    }
+  }
   // The innermost dimension, and those that coalesce with it: every operand
   // steps on from the last one (or repeats in both).
-  int64_t length = 1;
+  VectorRows rows{1};
   std::optional<int64_t> innermost;
   int64_t previous = 0;
   for (int64_t d = rank - 1; d >= 0; --d) {
     if (shape[d] == 1) continue;
-    bool coalesces = true;
-    for (const auto& along : strides) {
-      coalesces &= innermost.has_value()
-                       ? along[d] == along[previous] * shape[previous]
-                       : along[d] <= 1;  // the vector loop's operands are contiguous
+    if (innermost.has_value()) {
+      bool coalesces = true;
+      for (const auto& along : strides) {
+        coalesces &= along[d] == along[previous] * shape[previous];
+      }
+      if (!coalesces) break;
+    } else {
+      innermost = d;
+      // The vector loop's operands are contiguous along the rows, or repeat.
+      for (const auto& along : strides) rows.scalar_only |= along[d] > 1;
     }
-    if (!coalesces) {
-      if (!innermost.has_value()) return {};
-      break;
-    }
-    if (!innermost.has_value()) innermost = d;
-    length *= shape[d];
+    rows.length *= shape[d];
     previous = d;
   }
-  if (!innermost.has_value()) return {};
-  VectorRows rows{length};
+  if (!innermost.has_value()) return rows;  // one element: a row of one
   for (size_t i = 0; i < strides.size(); ++i) {
     if (strides[i][*innermost] != 0) continue;
     if (rows.repeating >= 0) return {};
@@ -109,6 +119,14 @@ void ForEachPiece(const VectorRows& rows, at::IntArrayRef shape, at::ScalarType 
   }
 }
 
+// Of a scalar tail of `tail` elements from `first`, those the compiler's
+// vectors of `width` elements take after peeling the first one (none for a
+// tail shorter than width + 1).
+void AddGroupsAfterFirst(int64_t first, int64_t tail, int64_t width, ElementRanges& ranges) {
+  const int64_t grouped = (tail - 1) / width * width;
+  if (grouped > 0) ranges.emplace_back(first + 1, first + 1 + grouped);
+}
+
 // The rows of a call where its kernel runs vectors: none without them.
 VectorRows RowsWithVectors(const OpCall& call, at::IntArrayRef shape, at::ScalarType common) {
 #if defined(__x86_64__)
@@ -130,7 +148,7 @@ VectorRows RowsWithVectors(const OpCall& call, at::IntArrayRef shape, at::Scalar
 ElementRanges TorchVectorRanges(const OpCall& call, at::IntArrayRef shape, at::ScalarType common) {
   ElementRanges ranges;
   const VectorRows rows = RowsWithVectors(call, shape, common);
-  if (rows.length == 0) return ranges;
+  if (rows.length == 0 || rows.scalar_only) return ranges;
   ForEachPiece(rows, shape, common, [&](int64_t begin, int64_t end, int64_t step) {
     const int64_t length = end - begin;
     if (length >= step) ranges.emplace_back(begin, end - length % step);
@@ -142,13 +160,30 @@ ElementRanges TorchUnfusedAlphaRanges(const OpCall& call, at::IntArrayRef shape,
                                       at::ScalarType common) {
   ElementRanges ranges;
   const VectorRows rows = RowsWithVectors(call, shape, common);
-  if (rows.length == 0 || rows.repeating != 1) return ranges;
+  if (rows.length == 0 || rows.scalar_only || rows.repeating != 1) return ranges;
   // The compiler's vectors over the tail: 16 bytes.
   const int64_t width = 16 / static_cast<int64_t>(c10::elementSize(common));
   ForEachPiece(rows, shape, common, [&](int64_t begin, int64_t end, int64_t step) {
-    const int64_t tail = (end - begin) % step;
-    const int64_t unfused = (tail - 1) / width * width;
-    if (unfused > 0) ranges.emplace_back(end - tail + 1, end - tail + 1 + unfused);
+    AddGroupsAfterFirst(end - (end - begin) % step, (end - begin) % step, width, ranges);
+  });
+  return ranges;
+}
+
+ElementRanges TorchFusedProductRanges(const OpCall& call, at::IntArrayRef shape,
+                                      at::ScalarType common) {
+  ElementRanges ranges;
+  const VectorRows rows = RowsWithVectors(call, shape, common);
+  if (rows.length == 0) return ranges;
+  ForEachPiece(rows, shape, common, [&](int64_t begin, int64_t end, int64_t step) {
+    // The scalar loop's elements: the whole piece, or its vector loop's tail.
+    const int64_t first = rows.scalar_only ? begin : end - (end - begin) % step;
+    if (common == at::kComplexDouble) {
+      if (end > first) ranges.emplace_back(first, end);
+    } else if (rows.repeating >= 0 && !rows.scalar_only) {
+      AddGroupsAfterFirst(first, end - first, 4, ranges);
+    } else if (end - first >= 2) {
+      ranges.emplace_back(first, first + (end - first) / 2 * 2);  // an odd last one is not
+    }
   });
   return ranges;
 }

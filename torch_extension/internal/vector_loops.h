@@ -2,7 +2,7 @@
 // loop, for the ops whose two loops give different bits (add with alpha in
 // float16 and bfloat16, and in float32 and float64 by a repeated other;
 // maximum and minimum of +0.0 and -0.0; remainder where a quotient
-// overflows): the element ranges of a call's result, and
+// overflows; complex products): the element ranges of a call's result, and
 // views of an operand over one of them.
 
 #ifndef ONEFLOW_PROMOTE_TORCH_EXTENSION_INTERNAL_VECTOR_LOOPS_H_
@@ -43,6 +43,17 @@ ElementRanges TorchVectorRanges(const OpCall& call, at::IntArrayRef shape, at::S
 // floor((r - 1) / w) after the first. Measured under the AVX2 and AVX-512
 // capabilities alike.
 ElementRanges TorchUnfusedAlphaRanges(const OpCall& call, at::IntArrayRef shape,
+                                      at::ScalarType common);
+
+// The elements of a complex mul whose products PyTorch 2.15's CPU kernel,
+// computing in `common`, fuses into multiply-adds (complex_products.h):
+// those of its scalar loop (each piece of a row whole where an operand is
+// strided along the rows, else the vector loop's tail). complex128: all of
+// them. complex64: those its compiler takes in pairs, all but an odd last
+// one; where an operand repeats along contiguous rows, the tail's fours
+// after its first element. Measured under the AVX2 and AVX-512
+// capabilities alike.
+ElementRanges TorchFusedProductRanges(const OpCall& call, at::IntArrayRef shape,
                                       at::ScalarType common);
 
 // The elements of [0, numel) outside `ranges` (sorted, disjoint).

@@ -153,6 +153,7 @@ struct OperandSpec {
   Shape shape;
   bool transposed = false;  // a view of the transposed buffer (rank >= 2)
   uint64_t value_seed = 0;
+  bool special_values = false;  // FilledTensor's
   // "int8[3, 4]", "float32[4, 3].t()", "Python 1.5".
   std::string Describe() const;
 };
@@ -196,7 +197,9 @@ std::string Mismatch(const Tensor& ours, const at::Tensor& theirs, ops::Op op,
 // function, which the library does not follow (docs/ops.md, "Bounds"): pow
 // with a complex result and a Python-number exponent, which torch's
 // pow(Tensor, Scalar) fills with ones (0), copies (1) or multiplies out
-// (2, 3) on the CPU. The tests count these apart.
+// (2, 3) on the CPU, or a Python base of 1, whose pow(Scalar, Tensor) fills
+// ones where the library's exp(y log 1) is NaN for an infinite y. The tests
+// count these apart.
 bool TorchSpecialCasesScalarPow(ops::Op op, absl::Span<const Operand> operands, DType result);
 
 // The largest distance, in ulps, at which Mismatch has found a result of

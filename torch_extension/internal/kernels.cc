@@ -236,8 +236,8 @@ void CopyRanges(const at::Tensor& from, const ElementRanges& ranges, const at::T
 // A complex32 tensor's parts: float16, with a trailing dimension of 2: a
 // view that does not own t's memory.
 Tensor PartsOf(const Tensor& t) {
-  at::DimVector shape(t.shape().begin(), t.shape().end());
-  at::DimVector strides;
+  absl::InlinedVector<int64_t, 8> shape(t.shape().begin(), t.shape().end());
+  absl::InlinedVector<int64_t, 8> strides;
   int64_t extent = 2;  // the elements the view reaches, from its first one
   for (size_t d = 0; d < shape.size(); ++d) {
     strides.push_back(2 * t.strides()[d]);

@@ -1,4 +1,4 @@
-// complex64 products of PyTorch's fused loops (complex_products.h).
+// Complex products of PyTorch's fused loops (complex_products.h).
 
 #include "torch_extension/internal/complex_products.h"
 
@@ -10,11 +10,12 @@ namespace oneflow_promote::torch_extension {
 namespace {
 
 // An operand's elements as c10::complex<T>, read at a result's row-major
-// index.
+// index: broadcast in place, or copied out whole where most elements are
+// read (`dense`).
 template <typename T>
 class ComplexOperand {
  public:
-  ComplexOperand(const Operand& operand, at::IntArrayRef shape) {
+  ComplexOperand(const Operand& operand, at::IntArrayRef shape, bool dense) {
     // A Python number in its own type, so that an int converts to T once.
     const at::Tensor t = operand.tensor != nullptr
                              ? *operand.tensor
@@ -23,10 +24,13 @@ class ComplexOperand {
                   .resolve_neg()
                   .to(c10::CppTypeToScalarType<c10::complex<T>>::value)
                   .expand(shape);
+    if (dense) values_ = values_.contiguous();
+    contiguous_ = values_.is_contiguous();
     data_ = values_.data_ptr<c10::complex<T>>();
   }
 
   c10::complex<T> At(int64_t index) const {
+    if (contiguous_) return data_[index];
     int64_t offset = 0;
     for (int64_t d = values_.dim() - 1; d >= 0; --d) {
       offset += (index % values_.size(d)) * values_.stride(d);
@@ -37,12 +41,17 @@ class ComplexOperand {
 
  private:
   at::Tensor values_;
+  bool contiguous_ = false;
   const c10::complex<T>* data_;
 };
 
 template <typename T>
 void AddProducts(const OpCall& call, at::IntArrayRef shape, FusedProducts& products) {
-  const ComplexOperand<T> a(call.operands[0], shape), b(call.operands[1], shape);
+  int64_t count = 0;
+  for (const auto& [begin, end] : products.ranges) count += end - begin;
+  const bool dense = 2 * count >= c10::multiply_integers(shape);
+  products.values.reserve(count);
+  const ComplexOperand<T> a(call.operands[0], shape, dense), b(call.operands[1], shape, dense);
   for (const auto& [begin, end] : products.ranges) {
     for (int64_t i = begin; i < end; ++i) {
       const c10::complex<T> x = a.At(i), y = b.At(i);

@@ -34,7 +34,8 @@ struct FusedProducts {
 FusedProducts TorchFusedProducts(const OpCall& call, const ops::OpDTypes& dtypes,
                                  const c10::Device& device, at::IntArrayRef shape);
 
-// Writes the products into `result` (contiguous, of the compute dtype).
+// Writes the products into `result` (contiguous, of the compute dtype);
+// where they are every element, no kernel needs to run before.
 void WriteProducts(const FusedProducts& products, const at::Tensor& result);
 
 }  // namespace oneflow_promote::torch_extension

@@ -11,10 +11,6 @@
 #define ONEFLOW_PROMOTE_TORCH_EXTENSION_INTERNAL_COMPLEX_PRODUCTS_H_
 
 #include <ATen/ATen.h>
-#include <c10/util/complex.h>
-
-#include <vector>
-
 #include "oneflow_promote/ops/op_rules.h"
 #include "torch_extension/internal/overloads.h"
 #include "torch_extension/internal/vector_loops.h"
@@ -24,13 +20,14 @@ namespace oneflow_promote::torch_extension {
 // Elements of a result and their values.
 struct FusedProducts {
   ElementRanges ranges;
-  std::vector<c10::complex<double>> values;  // the ranges' elements in order
+  at::Tensor values;  // the ranges' elements in order, in the compute dtype
+  int64_t count() const { return values.defined() ? values.numel() : 0; }
 };
 
 // The elements of the call's result (shaped `shape`, row-major) whose
 // products PyTorch 2.15's CPU kernel fuses, with its values: none but for
-// complex64 and complex128 mul on the CPU. It reads the operands, so it is called before
-// a kernel writes over one.
+// complex64 and complex128 mul on the CPU. It reads the operands, so it is
+// called before a kernel writes over one.
 FusedProducts TorchFusedProducts(const OpCall& call, const ops::OpDTypes& dtypes,
                                  const c10::Device& device, at::IntArrayRef shape);
 

@@ -552,7 +552,7 @@ at::Tensor RunOnDevice(const OpCall& call) {
     RunWithAlpha(call, *alpha_steps, views, dtypes, kernel_target, options);
   } else if (!ties_to_second.empty()) {
     RunTiesAsTorch(call.op, operands, ties_to_second, dtypes, kernel_target, options);
-  } else if (static_cast<int64_t>(fused_products.values.size()) < numel) {
+  } else if (fused_products.count() < numel) {
     Tensor target_view = ViewOf(kernel_target, views.size());
     ThrowIfError(functional::CallOutWithDTypes(call.op, views, dtypes, target_view, options));
   }

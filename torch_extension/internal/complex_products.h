@@ -11,6 +11,7 @@
 #define ONEFLOW_PROMOTE_TORCH_EXTENSION_INTERNAL_COMPLEX_PRODUCTS_H_
 
 #include <ATen/ATen.h>
+
 #include "oneflow_promote/ops/op_rules.h"
 #include "torch_extension/internal/overloads.h"
 #include "torch_extension/internal/vector_loops.h"

@@ -288,18 +288,32 @@ void RunAlphaSteps(DType dtype, const c10::Scalar& alpha, absl::Span<const Tenso
 // rounded once).
 void RunWithAlpha(const OpCall& call, const AlphaSteps& steps, absl::Span<const Tensor> views,
                   const OpDTypes& dtypes, const at::Tensor& target, functional::OpOptions options) {
-  // The fused elements first: the steps write into target, which is self
-  // in place.
-  at::Tensor fused;
-  if (!steps.fused.empty()) {
-    fused = at::empty(target.sizes(), target.options());
-    Tensor fused_view = ViewOf(fused, views.size());
+  const auto run_steps = [&](const at::Tensor& into) {
+    RunAlphaSteps(steps.dtype, steps.alpha, views, into, options);
+  };
+  if (steps.fused.empty()) return run_steps(target);
+  const auto run_fused = [&](const at::Tensor& into) {
+    Tensor into_view = ViewOf(into, views.size());
     functional::OpOptions fused_options = options;
     fused_options.alpha = ScalarOperand(*call.alpha);
-    ThrowIfError(functional::CallOutWithDTypes(call.op, views, dtypes, fused_view, fused_options));
+    ThrowIfError(functional::CallOutWithDTypes(call.op, views, dtypes, into_view, fused_options));
+  };
+  // The way covering fewer elements runs first, into a new tensor, and
+  // only its elements are copied over: the other writes target, which is
+  // self in place, and both read self.
+  const int64_t numel = target.numel();
+  int64_t fused_count = 0;
+  for (const auto& [begin, end] : steps.fused) fused_count += end - begin;
+  const at::Tensor first = at::empty(target.sizes(), target.options());
+  if (2 * fused_count > numel) {
+    run_steps(first);
+    run_fused(target);
+    CopyRanges(first, OutsideRanges(steps.fused, numel), target);
+  } else {
+    run_fused(first);
+    run_steps(target);
+    CopyRanges(first, steps.fused, target);
   }
-  RunAlphaSteps(steps.dtype, steps.alpha, views, target, options);
-  if (!steps.fused.empty()) CopyRanges(fused, steps.fused, target);
 }
 
 // maximum and minimum of equal elements: PyTorch's CPU kernel returns the

@@ -43,12 +43,6 @@
 namespace oneflow_promote::torch_extension {
 namespace {
 
-template <typename T>
-T ValueOrThrow(absl::StatusOr<T> value) {
-  ThrowIfError(value.status());
-  return *std::move(value);
-}
-
 DType DTypeOf(at::ScalarType type) {
   const std::optional<DType> dtype = FromTorchScalarType(type);
   TORCH_CHECK(dtype.has_value(), "dtype ", c10::toString(type), " is not one of oneflow_promote's");

@@ -60,14 +60,17 @@ LIBRARY_SOURCES = [
 ]
 EXTENSION_SOURCES = [
     "torch_extension/ops.cc",
+    "torch_extension/internal/alpha_steps.cc",
     "torch_extension/internal/autograd.cc",
     "torch_extension/internal/complex_products.cc",
     "torch_extension/internal/fast_path.cc",
     "torch_extension/internal/functionalize.cc",
     "torch_extension/internal/kernels.cc",
+    "torch_extension/internal/maximum_ties.cc",
     "torch_extension/internal/overloads.cc",
     "torch_extension/internal/remainder_nans.cc",
     "torch_extension/internal/scalar_scalar.cc",
+    "torch_extension/internal/tensor_views.cc",
     "torch_extension/internal/vector_loops.cc",
 ]
 # The cast kernels for a wider ISA of the build machine's architecture,

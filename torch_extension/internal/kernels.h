@@ -10,8 +10,10 @@
 #include <ATen/ATen.h>
 
 #include <string>
+#include <utility>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "oneflow_promote/ops/op_rules.h"
 #include "torch_extension/internal/overloads.h"
 
@@ -21,6 +23,13 @@ namespace oneflow_promote::torch_extension {
 // raises for the same error (NotImplementedError for a dtype an op lacks,
 // else mostly RuntimeError).
 void ThrowIfError(const absl::Status& status);
+
+// The value, or its status raised as ThrowIfError raises it.
+template <typename T>
+T ValueOrThrow(absl::StatusOr<T> value) {
+  ThrowIfError(value.status());
+  return *std::move(value);
+}
 
 // The rules' dtypes as the torch this is compiled against (and loaded
 // into) has them: without bcomplex32 (before 2.15), complex64 in its place.

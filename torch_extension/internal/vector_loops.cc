@@ -5,6 +5,7 @@
 #include <ATen/Parallel.h>
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -197,6 +198,14 @@ ElementRanges OutsideRanges(const ElementRanges& ranges, int64_t numel) {
   }
   if (next < numel) outside.emplace_back(next, numel);
   return outside;
+}
+
+void CopyRanges(const at::Tensor& from, const ElementRanges& ranges, const at::Tensor& into) {
+  const size_t size = into.element_size();
+  for (const auto& [begin, end] : ranges) {
+    std::memcpy(static_cast<char*>(into.data_ptr()) + begin * size,
+                static_cast<const char*>(from.data_ptr()) + begin * size, (end - begin) * size);
+  }
 }
 
 at::Tensor RowRangeOf(const at::Tensor& t, at::IntArrayRef shape, int64_t begin, int64_t end) {

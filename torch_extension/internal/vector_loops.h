@@ -59,6 +59,10 @@ ElementRanges TorchFusedProductRanges(const OpCall& call, at::IntArrayRef shape,
 // The elements of [0, numel) outside `ranges` (sorted, disjoint).
 ElementRanges OutsideRanges(const ElementRanges& ranges, int64_t numel);
 
+// The elements of `from` in `ranges` into `into` (both contiguous, of one
+// dtype and shape).
+void CopyRanges(const at::Tensor& from, const ElementRanges& ranges, const at::Tensor& into);
+
 // Elements [begin, end) of `t` broadcast to `shape`, as a 1-D view: the
 // range lies within one of the rows TorchVectorRanges reads, along which `t` is
 // contiguous or repeats one element (for an operand read from a copy, `t`

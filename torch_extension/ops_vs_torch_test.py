@@ -407,6 +407,21 @@ def test_complex_products_follow_torchs_fused_loops(dtype):
                     forms[" transposed other"] = (a, values(shape[::-1]).t())
                 for label, args in forms.items():
                     assert compare("mul", args, what=f"({dtype} {shape}{label}, {threads} threads)")
+                # Into an operand (in place, out=) and into a strided out=, where
+                # a strided row makes every product fused (complex64: unless the
+                # destination overlaps an operand), and where only tails are.
+                strided = wide[..., ::2]
+                for label, (x, y) in {" strided": (a, strided), "": (a, b)}.items():
+                    what = f"({dtype} {shape}{label}, {threads} threads)"
+                    same(x.clone().mul_(y), ours.mul_(x.clone(), y), f"mul_{what}")
+                    mine, theirs = y.clone(), y.clone()
+                    same(torch.mul(x, theirs, out=theirs), ours.mul(x, mine, out=mine),
+                         f"mul{what} out=other")
+                    mine, theirs = wide.clone()[..., ::2], wide.clone()[..., ::2]
+                    same(theirs.mul_(y), ours.mul_(mine, y), f"mul_{what} strided self")
+                    mine, theirs = (torch.empty_like(wide)[..., ::2] for _ in range(2))
+                    same(torch.mul(x, y, out=theirs), ours.mul(x, y, out=mine),
+                         f"mul{what} strided out=")
     finally:
         torch.set_num_threads(previous)
 

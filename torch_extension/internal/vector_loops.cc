@@ -33,36 +33,51 @@ struct VectorRows {
 };
 
 VectorRows VectorRowsOf(const OpCall& call, at::IntArrayRef shape, at::ScalarType common) {
-  if (call.destination.defined() && !call.destination.is_contiguous()) return {};
   const int64_t rank = static_cast<int64_t>(shape.size());
-  // Per operand, per dimension of the result: its stride in elements, 0
-  // where it repeats (a Python scalar, a one-element tensor, a broadcast).
+  // A tensor's stride in elements per dimension of the result, 0 where it
+  // repeats (a one-element tensor, a broadcast); `own` its strides.
+  const auto along_result = [&](const at::Tensor& t, at::IntArrayRef own) {
+    absl::InlinedVector<int64_t, 8> along(rank, 0);
+    if (t.numel() == 1) return along;
+    const int64_t offset = rank - t.dim();
+    for (int64_t d = 0; d < t.dim(); ++d) {
+      if (t.size(d) != 1) along[offset + d] = own[d];
+    }
+    return along;
+  };
+  // Per operand: its strides as the kernel reads it (a Python scalar's
+  // are all 0).
   absl::InlinedVector<absl::InlinedVector<int64_t, 8>, 3> strides;
   for (const Operand& operand : call.operands) {
     const at::Tensor* t = operand.tensor;
-    absl::InlinedVector<int64_t, 8> along(rank, 0);
-    if (t != nullptr && t->numel() != 1) {
-      std::vector<int64_t> own = t->strides().vec();
-      if (ReadFromContiguousCopy(*t, common)) {
-        for (int64_t d = t->dim() - 1, step = 1; d >= 0; step *= t->size(d--)) own[d] = step;
-      }
-      const int64_t offset = rank - t->dim();
-      for (int64_t d = 0; d < t->dim(); ++d) {
-        if (t->size(d) != 1) along[offset + d] = own[d];
-      }
+    if (t == nullptr) {
+      strides.emplace_back(rank, 0);
+      continue;
     }
-    strides.push_back(std::move(along));
+    std::vector<int64_t> own = t->strides().vec();
+    if (ReadFromContiguousCopy(*t, common)) {
+      for (int64_t d = t->dim() - 1, step = 1; d >= 0; step *= t->size(d--)) own[d] = step;
+    }
+    strides.push_back(along_result(*t, own));
   }
+  // TensorIterator's operands: out= or self first, then the inputs.
+  const bool strided_destination = call.destination.defined() && !call.destination.is_contiguous();
+  const absl::InlinedVector<int64_t, 8> destination =
+      strided_destination ? along_result(call.destination, call.destination.strides())
+                          : absl::InlinedVector<int64_t, 8>();
+  absl::InlinedVector<const absl::InlinedVector<int64_t, 8>*, 4> all_strides;
+  if (strided_destination) all_strides.push_back(&destination);
+  for (const auto& along : strides) all_strides.push_back(&along);
   // TensorIterator orders each pair of dimensions by the first operand
-  // whose strides along both are nonzero (the destination, where there is
-  // one: row-major). Where such strides fall the wrong way or tie, it
+  // whose strides along both are nonzero (a contiguous destination orders
+  // them row-major). Where such strides fall the wrong way or tie, it
   // reorders the dimensions, and which loop it takes is not told.
-  if (!call.destination.defined()) {
+  if (!call.destination.defined() || strided_destination) {
     for (int64_t outer = 0; outer < rank; ++outer) {
       for (int64_t inner = outer + 1; inner < rank; ++inner) {
-        for (const auto& along : strides) {
-          if (along[outer] == 0 || along[inner] == 0) continue;
-          if (along[outer] <= along[inner]) return {};
+        for (const auto* along : all_strides) {
+          if ((*along)[outer] == 0 || (*along)[inner] == 0) continue;
+          if ((*along)[outer] <= (*along)[inner]) return {};
           break;
         }
       }
@@ -77,14 +92,14 @@ VectorRows VectorRowsOf(const OpCall& call, at::IntArrayRef shape, at::ScalarTyp
     if (shape[d] == 1) continue;
     if (innermost.has_value()) {
       bool coalesces = true;
-      for (const auto& along : strides) {
-        coalesces &= along[d] == along[previous] * shape[previous];
+      for (const auto* along : all_strides) {
+        coalesces &= (*along)[d] == (*along)[previous] * shape[previous];
       }
       if (!coalesces) break;
     } else {
       innermost = d;
       // The vector loop's operands are contiguous along the rows, or repeat.
-      for (const auto& along : strides) rows.scalar_only |= along[d] > 1;
+      for (const auto* along : all_strides) rows.scalar_only |= (*along)[d] > 1;
     }
     rows.length *= shape[d];
     previous = d;
@@ -144,6 +159,30 @@ VectorRows RowsWithVectors(const OpCall& call, at::IntArrayRef shape, at::Scalar
   return {};
 }
 
+// The bytes a tensor's elements span, from its lowest address.
+std::pair<const char*, const char*> AddressRange(const at::Tensor& t) {
+  const char* first = static_cast<const char*>(t.data_ptr());
+  int64_t extent = 1;
+  for (int64_t d = 0; d < t.dim(); ++d) extent += (t.size(d) - 1) * t.stride(d);
+  return {first, first + extent * t.element_size()};
+}
+
+// Whether out= or self spans bytes an operand spans: the runtime check by
+// which the compiler's vector loops over strided rows fall back to its
+// scalar loop. (It checks each row's bytes; the whole tensors' tell the
+// same for self in place and for out= an operand.)
+bool DestinationOverlapsAnOperand(const OpCall& call) {
+  if (!call.destination.defined() || call.destination.numel() == 0) return false;
+  const auto [begin, end] = AddressRange(call.destination);
+  for (const Operand& operand : call.operands) {
+    const at::Tensor* t = operand.tensor;
+    if (t == nullptr || t->numel() == 0 || !t->has_storage()) continue;
+    const auto [first, last] = AddressRange(*t);
+    if (first < end && begin < last) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 ElementRanges TorchVectorRanges(const OpCall& call, at::IntArrayRef shape, at::ScalarType common) {
@@ -175,6 +214,11 @@ ElementRanges TorchFusedProductRanges(const OpCall& call, at::IntArrayRef shape,
   ElementRanges ranges;
   const VectorRows rows = RowsWithVectors(call, shape, common);
   if (rows.length == 0) return ranges;
+  // complex64's strided rows are fused by the compiler's vector loop, which
+  // it skips for its scalar loop (products rounded) where they overlap.
+  if (common == at::kComplexFloat && rows.scalar_only && DestinationOverlapsAnOperand(call)) {
+    return ranges;
+  }
   ForEachPiece(rows, shape, common, [&](int64_t begin, int64_t end, int64_t step) {
     // The scalar loop's elements: the whole piece, or its vector loop's tail.
     const int64_t first = rows.scalar_only ? begin : end - (end - begin) % step;

@@ -51,8 +51,9 @@ ElementRanges TorchUnfusedAlphaRanges(const OpCall& call, at::IntArrayRef shape,
 // strided along the rows, else the vector loop's tail). complex128: all of
 // them. complex64: those its compiler takes in pairs, all but an odd last
 // one; where an operand repeats along contiguous rows, the tail's fours
-// after its first element. Measured under the AVX2 and AVX-512
-// capabilities alike.
+// after its first element; along strided rows none where out= or self
+// overlaps an operand. Measured under the AVX2 and AVX-512 capabilities
+// alike.
 ElementRanges TorchFusedProductRanges(const OpCall& call, at::IntArrayRef shape,
                                       at::ScalarType common);
 

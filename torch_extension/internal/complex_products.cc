@@ -4,6 +4,7 @@
 
 #include <c10/util/complex.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -11,13 +12,12 @@
 namespace oneflow_promote::torch_extension {
 namespace {
 
-// An operand's elements as c10::complex<T>, read at a result's row-major
-// index: broadcast in place, or copied out whole where most elements are
-// read (`dense`).
+// An operand's elements as c10::complex<T>, read in place through its
+// strides, broadcast to the result's shape.
 template <typename T>
 class ComplexOperand {
  public:
-  ComplexOperand(const Operand& operand, at::IntArrayRef shape, bool dense) {
+  ComplexOperand(const Operand& operand, at::IntArrayRef shape) {
     // A Python number in its own type, so that an int converts to T once.
     const at::Tensor t = operand.tensor != nullptr
                              ? *operand.tensor
@@ -26,26 +26,51 @@ class ComplexOperand {
                   .resolve_neg()
                   .to(c10::CppTypeToScalarType<c10::complex<T>>::value)
                   .expand(shape);
-    if (dense) values_ = values_.contiguous();
-    contiguous_ = values_.is_contiguous();
     data_ = values_.data_ptr<c10::complex<T>>();
+    inner_stride_ = values_.dim() == 0 ? 0 : values_.stride(-1);
   }
 
-  c10::complex<T> At(int64_t index) const {
-    if (contiguous_) return data_[index];
+  // The element at a row-major index of the result.
+  const c10::complex<T>* At(int64_t index) const {
     int64_t offset = 0;
     for (int64_t d = values_.dim() - 1; d >= 0; --d) {
       offset += (index % values_.size(d)) * values_.stride(d);
       index /= values_.size(d);
     }
-    return data_[offset];
+    return data_ + offset;
   }
+
+  // The distance between neighbours along the last dimension.
+  int64_t inner_stride() const { return inner_stride_; }
+
+  // Whether the operand's elements are the result's, position for
+  // position: reading one before writing it over is then safe.
+  bool SamePlacesAs(const at::Tensor& result) const {
+    return values_.data_ptr() == result.data_ptr() && values_.strides() == result.strides();
+  }
+
+  const at::Tensor& tensor() const { return values_; }
 
  private:
   at::Tensor values_;
-  bool contiguous_ = false;
   const c10::complex<T>* data_;
+  int64_t inner_stride_ = 0;
 };
+
+// Whether the products can go straight into `result`: they are all of it,
+// and no operand shares memory with it but at the same positions.
+template <typename T>
+bool WritesResult(const ComplexOperand<T>& a, const ComplexOperand<T>& b, int64_t count,
+                  const at::Tensor& result) {
+  if (!result.defined() || count != result.numel() || !result.is_contiguous() ||
+      result.scalar_type() != c10::CppTypeToScalarType<c10::complex<T>>::value) {
+    return false;
+  }
+  for (const ComplexOperand<T>* operand : {&a, &b}) {
+    if (operand->tensor().is_alias_of(result) && !operand->SamePlacesAs(result)) return false;
+  }
+  return true;
+}
 
 // Ranges are found only under PyTorch's AVX2 and AVX-512 capabilities,
 // which need FMA: std::fma is then one instruction, not a libm call.
@@ -53,18 +78,29 @@ template <typename T>
 #if defined(__x86_64__)
 __attribute__((target("fma")))
 #endif
-void AddProducts(const OpCall& call, at::IntArrayRef shape, FusedProducts& products) {
+void AddProducts(const OpCall& call, at::IntArrayRef shape, const at::Tensor& result,
+                 FusedProducts& products) {
   int64_t count = 0;
   for (const auto& [begin, end] : products.ranges) count += end - begin;
-  const bool dense = 2 * count >= c10::multiply_integers(shape);
-  const ComplexOperand<T> a(call.operands[0], shape, dense), b(call.operands[1], shape, dense);
-  products.values = at::empty({count}, c10::CppTypeToScalarType<c10::complex<T>>::value);
+  const ComplexOperand<T> a(call.operands[0], shape), b(call.operands[1], shape);
+  products.in_result = WritesResult(a, b, count, result);
+  products.values = products.in_result
+                        ? result.view(-1)
+                        : at::empty({count}, c10::CppTypeToScalarType<c10::complex<T>>::value);
   auto* out = products.values.data_ptr<c10::complex<T>>();
+  const int64_t row = shape.empty() ? 1 : shape.back();
+  const int64_t a_step = a.inner_stride(), b_step = b.inner_stride();
   for (const auto& [begin, end] : products.ranges) {
-    for (int64_t i = begin; i < end; ++i) {
-      const c10::complex<T> x = a.At(i), y = b.At(i);
-      *out++ = {std::fma(x.real(), y.real(), -(x.imag() * y.imag())),
-                std::fma(x.real(), y.imag(), x.imag() * y.real())};
+    // Along a row the operands advance by their last strides; each row
+    // starts from its index.
+    for (int64_t i = begin; i < end;) {
+      const int64_t row_end = std::min(end, (i / row + 1) * row);
+      const c10::complex<T>* x = a.At(i);
+      const c10::complex<T>* y = b.At(i);
+      for (; i < row_end; ++i, x += a_step, y += b_step) {
+        *out++ = {std::fma(x->real(), y->real(), -(x->imag() * y->imag())),
+                  std::fma(x->real(), y->imag(), x->imag() * y->real())};
+      }
     }
   }
 }
@@ -72,7 +108,8 @@ void AddProducts(const OpCall& call, at::IntArrayRef shape, FusedProducts& produ
 }  // namespace
 
 FusedProducts TorchFusedProducts(const OpCall& call, const ops::OpDTypes& dtypes,
-                                 const c10::Device& device, at::IntArrayRef shape) {
+                                 const c10::Device& device, at::IntArrayRef shape,
+                                 const at::Tensor& result) {
   FusedProducts products;
   const bool single = dtypes.compute == DType::kComplex64;
   if (!device.is_cpu() || call.op != ops::Op::kMul ||
@@ -83,15 +120,15 @@ FusedProducts TorchFusedProducts(const OpCall& call, const ops::OpDTypes& dtypes
       TorchFusedProductRanges(call, shape, single ? at::kComplexFloat : at::kComplexDouble);
   if (products.ranges.empty()) return products;
   if (single) {
-    AddProducts<float>(call, shape, products);
+    AddProducts<float>(call, shape, result, products);
   } else {
-    AddProducts<double>(call, shape, products);
+    AddProducts<double>(call, shape, result, products);
   }
   return products;
 }
 
 void WriteProducts(const FusedProducts& products, const at::Tensor& result) {
-  if (products.count() == 0) return;
+  if (products.count() == 0 || products.in_result) return;
   const int64_t size = products.values.element_size();
   const char* from = static_cast<const char*>(products.values.data_ptr());
   char* into = static_cast<char*>(result.data_ptr());

@@ -21,16 +21,21 @@ namespace oneflow_promote::torch_extension {
 // Elements of a result and their values.
 struct FusedProducts {
   ElementRanges ranges;
-  at::Tensor values;  // the ranges' elements in order, in the compute dtype
+  at::Tensor values;       // the ranges' elements in order, in the compute dtype
+  bool in_result = false;  // values is the result itself, already written
   int64_t count() const { return values.defined() ? values.numel() : 0; }
 };
 
 // The elements of the call's result (shaped `shape`, row-major) whose
 // products PyTorch 2.15's CPU kernel fuses, with its values: none but for
 // complex64 and complex128 mul on the CPU. It reads the operands, so it is
-// called before a kernel writes over one.
+// called before a kernel writes over one. Where the products are every
+// element of `result` (contiguous, of the compute dtype; may be undefined)
+// and no operand holds its elements at other positions, they are written
+// into it at once, and no kernel runs.
 FusedProducts TorchFusedProducts(const OpCall& call, const ops::OpDTypes& dtypes,
-                                 const c10::Device& device, at::IntArrayRef shape);
+                                 const c10::Device& device, at::IntArrayRef shape,
+                                 const at::Tensor& result);
 
 // Writes the products into `result` (contiguous, of the compute dtype);
 // where they are every element, no kernel needs to run before.

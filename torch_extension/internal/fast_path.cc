@@ -99,7 +99,8 @@ at::Tensor RunFastPath(const OpCall& call) {
   ThrowIfError(op_kernels::Elementwise(call.op, dtypes.compute, inputs, out,
                                        CurrentTorchContext(c10::Device(c10::kCPU))));
   WriteNaNs(VectorLoopNaNs(call, dtypes, c10::Device(c10::kCPU), first.sizes()), result);
-  WriteProducts(TorchFusedProducts(call, dtypes, c10::Device(c10::kCPU), first.sizes()), result);
+  WriteProducts(TorchFusedProducts(call, dtypes, c10::Device(c10::kCPU), first.sizes(), result),
+                result);
   return result;
 }
 

@@ -282,7 +282,7 @@ at::Tensor RunOnDevice(const OpCall& call) {
   const at::Tensor target = direct ? destination : Empty(shape, result_type, device);
   // Read before the kernel writes: the destination may be an operand.
   const std::vector<int64_t> vector_loop_nans = VectorLoopNaNs(call, dtypes, device, shape);
-  const FusedProducts fused_products = TorchFusedProducts(call, dtypes, device, shape);
+  const FusedProducts fused_products = TorchFusedProducts(call, dtypes, device, shape, target);
   const at::Tensor kernel_target = flatten ? target.view(-1) : target;
   if (alpha_steps.has_value()) {
     RunWithAlpha(call, *alpha_steps, views, dtypes, kernel_target, options);

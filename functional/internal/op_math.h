@@ -19,9 +19,13 @@
 #if defined(__CUDACC__)
 #include <cuda/std/complex>
 #define ONEFLOW_PROMOTE_OPS_INLINE __host__ __device__ inline
+#define ONEFLOW_PROMOTE_OPS_ALWAYS_INLINE ONEFLOW_PROMOTE_OPS_INLINE
 #else
 #include <complex>
 #define ONEFLOW_PROMOTE_OPS_INLINE inline
+// For element functions the compiler would otherwise call: a call per
+// element passes std::complex<float> through the stack.
+#define ONEFLOW_PROMOTE_OPS_ALWAYS_INLINE inline __attribute__((always_inline))
 #endif
 
 namespace oneflow_promote::functional_internal {
@@ -271,7 +275,7 @@ ONEFLOW_PROMOTE_OPS_INLINE M RoundTo(M x) {
 // Smith's algorithm (NumPy's), scaled by the larger part of the divisor,
 // with fused multiply-adds; x / 0 gives infinities or NaN part by part.
 template <typename M>
-ONEFLOW_PROMOTE_OPS_INLINE M ComplexDivide(M x, M y) {
+ONEFLOW_PROMOTE_OPS_ALWAYS_INLINE M ComplexDivide(M x, M y) {
   using R = typename M::value_type;
   const R a = x.real(), b = x.imag(), c = y.real(), d = y.imag();
   const R abs_c = std::fabs(c), abs_d = std::fabs(d);

@@ -377,8 +377,9 @@ def test_complex_products_follow_torchs_fused_loops(dtype):
     pairs, an odd last element not; in fours after the first where an
     operand repeats); its vector loop does not. Every tail length, strided,
     transposed and expanded operands, 0-d, Python and column operands, a
-    real operand and two threads' ranges, with values whose products
-    underflow to a signed zero or overflow, bit for bit."""
+    real operand, in place, out= an operand or strided, and two threads'
+    ranges, with values whose products underflow to a signed zero or
+    overflow, bit for bit."""
     g = torch.Generator().manual_seed(13)
     special = torch.tensor([1.0, -1.0, 2.5, -3.0, 1e30, -1e-30, 1e-40, 3e38, 1e-7])
 

@@ -16,6 +16,12 @@ at::ScalarType TorchType(DType dtype) {
   return *type;
 }
 
+int64_t ElementExtent(const at::Tensor& t) {
+  int64_t extent = 1;
+  for (int64_t d = 0; d < t.dim(); ++d) extent += (t.size(d) - 1) * t.stride(d);
+  return extent;
+}
+
 Tensor ViewOf(const at::Tensor& t, size_t position) {
   const DType dtype = DTypeOf(t.scalar_type(), position);
   if (TensorTraits<at::Tensor>::IsWrappedNumber(t)) {
@@ -26,11 +32,8 @@ Tensor ViewOf(const at::Tensor& t, size_t position) {
   const Device device = t.is_cuda() ? Device::Cuda(t.device().index()) : Device::Cpu();
   const absl::Span<const int64_t> sizes = absl::MakeConstSpan(t.sizes().data(), t.dim());
   if (t.is_contiguous()) return ValueOrThrow(Tensor::View(t.data_ptr(), dtype, sizes, device));
-  // The elements a strided view reaches, from its first one (torch's
-  // strides are never negative).
-  int64_t extent = 1;
-  for (int64_t d = 0; d < t.dim(); ++d) extent += (t.size(d) - 1) * t.stride(d);
-  const Tensor storage = ValueOrThrow(Tensor::View(t.data_ptr(), dtype, {extent}, device));
+  const Tensor storage =
+      ValueOrThrow(Tensor::View(t.data_ptr(), dtype, {ElementExtent(t)}, device));
   return ValueOrThrow(
       storage.AsStrided(sizes, absl::MakeConstSpan(t.strides().data(), t.dim()), 0));
 }

@@ -9,6 +9,7 @@
 #include <ATen/ATen.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -32,6 +33,10 @@ inline DType DTypeOf(at::ScalarType type, size_t position) {
 
 // The torch dtype of a library dtype; an error for one this torch lacks.
 at::ScalarType TorchType(DType dtype);
+
+// The elements a tensor with elements reaches, from its first one to its
+// last (torch's strides are never negative).
+int64_t ElementExtent(const at::Tensor& t);
 
 // The library's view of a tensor's elements (no copy), or the Python
 // scalar it wraps. Called only for tensors with elements.

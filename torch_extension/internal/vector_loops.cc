@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
+#include "torch_extension/internal/tensor_views.h"
 
 namespace oneflow_promote::torch_extension {
 
@@ -162,9 +163,7 @@ VectorRows RowsWithVectors(const OpCall& call, at::IntArrayRef shape, at::Scalar
 // The bytes a tensor's elements span, from its lowest address.
 std::pair<const char*, const char*> AddressRange(const at::Tensor& t) {
   const char* first = static_cast<const char*>(t.data_ptr());
-  int64_t extent = 1;
-  for (int64_t d = 0; d < t.dim(); ++d) extent += (t.size(d) - 1) * t.stride(d);
-  return {first, first + extent * t.element_size()};
+  return {first, first + ElementExtent(t) * t.element_size()};
 }
 
 // Whether out= or self spans bytes an operand spans: the runtime check by

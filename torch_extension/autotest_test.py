@@ -5,6 +5,7 @@ and reproduce.
 """
 
 import contextlib
+import dataclasses
 import io
 import os
 import sys
@@ -72,6 +73,35 @@ def test_autotest_catches_a_wrong_gradient_dtype_with_a_reproducer(tmp_path, mon
         exec(compile(text, str(saved[0]), "exec"), {"__name__": "__main__"})
     assert "torch " in output.getvalue() and "oneflow_promote " in output.getvalue()
     assert "its graph node's gradients" in output.getvalue()
+
+
+def test_torch_reference_stands_in_only_where_torchs_copy_drops_the_negative_bit():
+    # The premise: torch's copy_ from float32 into a float16 negative view
+    # loses the sign. When torch fixes it, this fails and torch_reference
+    # should go.
+    view = torch._neg_view(torch.zeros(3, dtype=torch.float16))
+    view.copy_(torch.full((3,), 0.5))
+    assert view.tolist() == [-0.5] * 3
+    # torch's own in-place mul on that view then gets the gradient's sign
+    # wrong (d(-x * b)/dx = -b = 0.25, times the upstream 0.75): the
+    # stand-in gives the right one, which is ours too.
+    def gradient(mul_, negative=torch._neg_view):
+        leaf = torch.full((3,), 1.5, dtype=torch.float16, requires_grad=True)
+        mul_(negative(leaf.clone()), torch.full((3,), -0.25)).backward(
+            torch.full((3,), 0.75, dtype=torch.float16))
+        return leaf.grad.tolist()
+
+    assert gradient(torch.Tensor.mul_) == [-0.1875] * 3
+    assert gradient(torch.Tensor.mul_, torch.neg) == [0.1875] * 3
+    assert gradient(ours.mul_) == [0.1875] * 3
+    case = autotest.Case("mul", "in_place", [
+        autotest.TensorSpec(torch.float16, (3,), "neg", 1, True),
+        autotest.TensorSpec(torch.float32, (3,), "contiguous", 2)], {})
+    assert autotest.torch_reference(case).operands[0].view == "negated"
+    for changed in (dict(dtype=torch.bfloat16), dict(view="sliced")):
+        other = dataclasses.replace(case, operands=[
+            dataclasses.replace(case.operands[0], **changed), case.operands[1]])
+        assert autotest.torch_reference(other) is other
 
 
 if __name__ == "__main__":

@@ -201,32 +201,41 @@ TEST(FunctionalAvx2Blocks, EqualTheBaselineBitForBit) {
   for (int i = 0; i < 10; ++i) values[6 * i + 3] = specials[i];
   const Tensor base = *Tensor::FromValues<double>(values, {67});
   int compared = 0;
+  // add and sub also with alpha (their FMA blocks; the narrow floats'
+  // widened chunks).
+  OpOptions with_alpha;
+  with_alpha.alpha = Operand::PyFloat(-0.7);
   for (ops::Op op : ops::kKernelOps) {
     if (ops::OpArity(op) != 2 || op == ops::Op::kDot) continue;
-    for (DType a : kAllDTypes) {
-      for (DType b : kAllDTypes) {
-        const Tensor x = *base.To(a);
-        const Tensor y_full = *base.To(b);
-        // Contiguous, one element, and a stride-0 row (the general loop).
-        for (const Tensor& y :
-             {y_full, *y_full.AsStrided({1}, {1}, 3), *y_full.AsStrided({67}, {0}, 3)}) {
-          const Tensor inputs[] = {x, y};
-          functional_internal::ForceBaselineBlocks(true);
-          const absl::StatusOr<Tensor> baseline = Call(op, inputs);
-          functional_internal::ForceBaselineBlocks(false);
-          const absl::StatusOr<Tensor> fast = Call(op, inputs);
-          ASSERT_EQ(baseline.ok(), fast.ok());
-          if (!fast.ok()) continue;
-          EXPECT_EQ(
-              std::memcmp(baseline->data(), fast->data(), fast->numel() * ItemSize(fast->dtype())),
-              0)
-              << ops::OpName(op) << "(" << Name(a) << ", " << Name(b) << ")";
-          ++compared;
+    const bool takes_alpha = op == ops::Op::kAdd || op == ops::Op::kSub;
+    for (const OpOptions& options : {OpOptions(), with_alpha}) {
+      if (options.alpha.has_value() && !takes_alpha) continue;
+      for (DType a : kAllDTypes) {
+        for (DType b : kAllDTypes) {
+          const Tensor x = *base.To(a);
+          const Tensor y_full = *base.To(b);
+          // Contiguous, one element, and a stride-0 row (the general loop).
+          for (const Tensor& y :
+               {y_full, *y_full.AsStrided({1}, {1}, 3), *y_full.AsStrided({67}, {0}, 3)}) {
+            const Tensor inputs[] = {x, y};
+            functional_internal::ForceBaselineBlocks(true);
+            const absl::StatusOr<Tensor> baseline = Call(op, inputs, options);
+            functional_internal::ForceBaselineBlocks(false);
+            const absl::StatusOr<Tensor> fast = Call(op, inputs, options);
+            ASSERT_EQ(baseline.ok(), fast.ok());
+            if (!fast.ok()) continue;
+            EXPECT_EQ(std::memcmp(baseline->data(), fast->data(),
+                                  fast->numel() * ItemSize(fast->dtype())),
+                      0)
+                << ops::OpName(op) << "(" << Name(a) << ", " << Name(b) << ")"
+                << (options.alpha.has_value() ? " with alpha" : "");
+            ++compared;
+          }
         }
       }
     }
   }
-  EXPECT_GT(compared, 3000);
+  EXPECT_GT(compared, 3500);
 }
 
 TEST(FunctionalNewDTypes, UnsignedWhereTorchHasKernels) {

@@ -141,19 +141,33 @@ cast_internal::ContiguousCastFn CpuCastKernel(DType from, DType to) {
   return cast_internal::BestCpuCastKernels().contiguous[Index(from)][Index(to)];
 }
 
+// Widens chunks of two narrow-float inputs into `a` and `b` (float32,
+// kNarrowChunk each) and calls compute(start, len) on each. A single input
+// (single_a, single_b) is the element in its chunk's first place for good,
+// which the caller puts there.
+template <typename T, typename Compute>
+[[gnu::always_inline]] inline void ForEachWidenedChunk(const T* a_in, const T* b_in, bool single_a,
+                                                       bool single_b, int64_t n, float* a, float* b,
+                                                       Compute&& compute) {
+  const cast_internal::ContiguousCastFn widen = CpuCastKernel(DTypeOf<T>::value, DType::kFloat32);
+  for (int64_t start = 0; start < n; start += kNarrowChunk) {
+    const int64_t len = std::min(kNarrowChunk, n - start);
+    if (!single_a) widen(a_in + start, a, 0, len);
+    if (!single_b) widen(b_in + start, b, 0, len);
+    compute(start, len);
+  }
+}
+
 template <ops::Op kOp, typename T, bool kScalarDivisor = false>
 [[gnu::always_inline]] inline void NarrowFloatBinaryBody(const void* const* inputs,
                                                          const bool* broadcast, void* out,
                                                          int64_t n, bool& zero_division) {
   using R = decltype(Binary<kOp, T, kScalarDivisor>(float(), float(), zero_division));
   using S = ResultStorage<T, R>;
-  constexpr DType kT = DTypeOf<T>::value;
-  const cast_internal::ContiguousCastFn widen = CpuCastKernel(kT, DType::kFloat32);
-  const cast_internal::ContiguousCastFn narrow = CpuCastKernel(DType::kFloat32, kT);
+  const cast_internal::ContiguousCastFn narrow = CpuCastKernel(DType::kFloat32, DTypeOf<T>::value);
   const T* a_in = static_cast<const T*>(inputs[0]);
   const T* b_in = static_cast<const T*>(inputs[1]);
   const bool single_b = kScalarDivisor || broadcast[1];
-  // A single element sits in its chunk's first place for good.
   alignas(64) float a[kNarrowChunk], b[kNarrowChunk];
   alignas(64) float r[kNarrowChunk];
   if (broadcast[0]) a[0] = Math<T>::Load(a_in[0]);
@@ -163,10 +177,7 @@ template <ops::Op kOp, typename T, bool kScalarDivisor = false>
     b[0] = Math<T>::Load(b_in[0]);
   }
   bool zero = false;
-  for (int64_t start = 0; start < n; start += kNarrowChunk) {
-    const int64_t len = std::min(kNarrowChunk, n - start);
-    if (!broadcast[0]) widen(a_in + start, a, 0, len);
-    if (!single_b) widen(b_in + start, b, 0, len);
+  ForEachWidenedChunk(a_in, b_in, broadcast[0], single_b, n, a, b, [&](int64_t start, int64_t len) {
     S* o = static_cast<S*>(out) + start;
     LoopTwo(
         broadcast[0], single_b,
@@ -179,7 +190,7 @@ template <ops::Op kOp, typename T, bool kScalarDivisor = false>
           }
         });
     if constexpr (std::is_same_v<S, T>) narrow(r, o, 0, len);
-  }
+  });
   if (zero) zero_division = true;
 }
 
@@ -187,7 +198,7 @@ template <ops::Op kOp, typename T, bool kScalarDivisor = false>
 // kernel takes alpha in the compute dtype).
 template <typename T>
 [[gnu::always_inline]] inline void ScaledAddBody(const void* const* inputs, const bool* broadcast,
-                                                 void* out, int64_t n) {
+                                                 void* out, int64_t n, bool&) {
   using M = typename Math<T>::type;
   using S = ResultStorage<T, M>;
   const T* a = static_cast<const T*>(inputs[0]);
@@ -199,18 +210,35 @@ template <typename T>
   });
 }
 
+// The same for the narrow floats, in chunks widened and narrowed by the
+// cast kernels (as NarrowFloatBinaryBody).
 template <typename T>
-void ScaledAddBlock(const void* const* inputs, const bool* broadcast, void* out, int64_t n, bool&) {
-  ScaledAddBody<T>(inputs, broadcast, out, n);
+[[gnu::always_inline]] inline void NarrowFloatScaledAddBody(const void* const* inputs,
+                                                            const bool* broadcast, void* out,
+                                                            int64_t n, bool&) {
+  const cast_internal::ContiguousCastFn narrow = CpuCastKernel(DType::kFloat32, DTypeOf<T>::value);
+  const T* a_in = static_cast<const T*>(inputs[0]);
+  const T* b_in = static_cast<const T*>(inputs[1]);
+  const float alpha = Math<T>::Load(*static_cast<const T*>(inputs[2]));
+  alignas(64) float a[kNarrowChunk], b[kNarrowChunk];
+  alignas(64) float r[kNarrowChunk];
+  if (broadcast[0]) a[0] = Math<T>::Load(a_in[0]);
+  if (broadcast[1]) b[0] = Math<T>::Load(b_in[0]);
+  T* o = static_cast<T*>(out);
+  ForEachWidenedChunk(
+      a_in, b_in, broadcast[0], broadcast[1], n, a, b, [&](int64_t start, int64_t len) {
+        LoopTwo(broadcast[0], broadcast[1], len,
+                [&](int64_t i, int64_t ia, int64_t ib) { r[i] = ScaledAdd(a[ia], b[ib], alpha); });
+        narrow(r, o + start, 0, len);
+      });
 }
 
 #if defined(__x86_64__)
 // With the FMA instructions, std::fma is one instruction rather than a call.
-template <typename T>
-__attribute__((target("avx2,fma"))) void ScaledAddBlockFma(const void* const* inputs,
-                                                           const bool* broadcast, void* out,
-                                                           int64_t n, bool&) {
-  ScaledAddBody<T>(inputs, broadcast, out, n);
+template <BlockFn kBody>
+__attribute__((target("avx2,fma"))) void FmaBlock(const void* const* inputs, const bool* broadcast,
+                                                  void* out, int64_t n, bool& zero_division) {
+  kBody(inputs, broadcast, out, n, zero_division);
 }
 
 bool UseFmaBlocks() {
@@ -221,6 +249,29 @@ bool UseFmaBlocks() {
   return fma && !functional_internal::BaselineBlocksForced();
 }
 #endif
+
+// A body's block kernel: its FMA build where the CPU has FMA.
+template <BlockFn kBody>
+BlockFn FmaOrBaselineBlock() {
+#if defined(__x86_64__)
+  if (UseFmaBlocks()) return &FmaBlock<kBody>;
+#endif
+  return &BaselineBlock<kBody>;
+}
+
+// add with alpha's block: the floats' with FMA, the narrow floats' in
+// widened chunks but where tests force the baseline.
+template <typename T>
+BlockFn ScaledAddBlockFor() {
+  if constexpr (!std::is_floating_point_v<typename Math<T>::type>) {
+    return &BaselineBlock<&ScaledAddBody<T>>;
+  } else {
+    if constexpr (kIsNarrowFloat<T>) {
+      if (!BaselineBlocksForced()) return FmaOrBaselineBlock<&NarrowFloatScaledAddBody<T>>();
+    }
+    return FmaOrBaselineBlock<&ScaledAddBody<T>>();
+  }
+}
 
 template <ops::Op kOp, typename T>
 void UnaryBlock(const void* const* inputs, const bool* broadcast, void* out, int64_t n, bool&) {
@@ -264,13 +315,7 @@ BlockFn BlockFor(DType compute, bool scalar_divisor, bool scaled) {
     if constexpr (!HasKernel<kOp, T>()) {
       return nullptr;
     } else if constexpr (kOp == ops::Op::kAdd) {
-      if (!scaled) return BinaryBlockFor<kOp, T>();
-#if defined(__x86_64__)
-      if constexpr (std::is_floating_point_v<typename Math<T>::type>) {
-        if (UseFmaBlocks()) return &ScaledAddBlockFma<T>;
-      }
-#endif
-      return &ScaledAddBlock<T>;
+      return scaled ? ScaledAddBlockFor<T>() : BinaryBlockFor<kOp, T>();
     } else if constexpr (kTakesScalarInFloat<kOp, T>) {
       return scalar_divisor ? BinaryBlockFor<kOp, T, true>() : BinaryBlockFor<kOp, T>();
     } else if constexpr (kOp == ops::Op::kWhere) {

@@ -5,6 +5,7 @@
 #include <c10/util/BFloat16.h>
 #include <c10/util/Half.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "absl/container/inlined_vector.h"
@@ -97,35 +98,39 @@ std::optional<AlphaSteps> AlphaStepsOf(const OpCall& call, const ops::OpDTypes& 
   return steps;
 }
 
-void RunWithAlpha(const OpCall& call, const AlphaSteps& steps, absl::Span<const Tensor> views,
+void RunWithAlpha(const OpCall& call, const AlphaSteps& steps, const KernelOperands& operands,
                   const ops::OpDTypes& dtypes, const at::Tensor& target,
                   functional::OpOptions options) {
-  const auto run_steps = [&](const at::Tensor& into) {
+  constexpr size_t kMostRangeCalls = 64;
+  const auto run_steps = [&](absl::Span<const Tensor> views, const at::Tensor& into) {
     RunAlphaSteps(steps.dtype, steps.alpha, views, into, options);
   };
-  if (steps.fused.empty()) return run_steps(target);
-  const auto run_fused = [&](const at::Tensor& into) {
+  if (steps.fused.empty()) return run_steps(operands.views, target);
+  const auto run_fused = [&](absl::Span<const Tensor> views, const at::Tensor& into) {
     Tensor into_view = ViewOf(into, views.size());
     functional::OpOptions fused_options = options;
     fused_options.alpha = ScalarOperand(*call.alpha);
     ThrowIfError(functional::CallOutWithDTypes(call.op, views, dtypes, into_view, fused_options));
   };
-  // The way covering fewer elements runs first, into a new tensor, and
-  // only its elements are copied over: the other writes target, which is
-  // self in place, and both read self.
+  // The way covering fewer elements runs first, over its ranges (views of
+  // their rows where they are few), into a new tensor whose elements in
+  // them are copied over last: the other way writes target, which is self
+  // in place, and both read self.
   const int64_t numel = target.numel();
   int64_t fused_count = 0;
   for (const auto& [begin, end] : steps.fused) fused_count += end - begin;
+  const bool steps_first = 2 * fused_count > numel;
+  const ElementRanges first_ranges = steps_first ? OutsideRanges(steps.fused, numel) : steps.fused;
+  using Run = c10::function_ref<void(absl::Span<const Tensor>, const at::Tensor&)>;
+  const Run run_first = steps_first ? Run(run_steps) : Run(run_fused);
+  const Run run_second = steps_first ? Run(run_fused) : Run(run_steps);
   const at::Tensor first = at::empty(target.sizes(), target.options());
-  if (2 * fused_count > numel) {
-    run_steps(first);
-    run_fused(target);
-    CopyRanges(first, OutsideRanges(steps.fused, numel), target);
-  } else {
-    run_fused(first);
-    run_steps(target);
-    CopyRanges(first, steps.fused, target);
+  if (!RunOverRanges(operands, TorchType(dtypes.compute), first_ranges, first, kMostRangeCalls,
+                     run_first)) {
+    run_first(operands.views, first);
   }
+  run_second(operands.views, target);
+  CopyRanges(first, first_ranges, target);
 }
 
 }  // namespace oneflow_promote::torch_extension

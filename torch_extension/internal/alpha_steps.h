@@ -10,11 +10,11 @@
 
 #include <optional>
 
-#include "absl/types/span.h"
 #include "functional/functional.h"
 #include "functional/tensor.h"
 #include "oneflow_promote/ops/op_rules.h"
 #include "torch_extension/internal/overloads.h"
+#include "torch_extension/internal/tensor_views.h"
 #include "torch_extension/internal/vector_loops.h"
 
 namespace oneflow_promote::torch_extension {
@@ -47,7 +47,7 @@ std::optional<AlphaSteps> AlphaStepsOf(const OpCall& call, const ops::OpDTypes& 
 // steps.dtype): the steps, and where PyTorch's vector loop would run, the
 // library's fused kernel (OpOptions::alpha: the product and sum in float32,
 // rounded once).
-void RunWithAlpha(const OpCall& call, const AlphaSteps& steps, absl::Span<const Tensor> views,
+void RunWithAlpha(const OpCall& call, const AlphaSteps& steps, const KernelOperands& operands,
                   const ops::OpDTypes& dtypes, const at::Tensor& target,
                   functional::OpOptions options);
 

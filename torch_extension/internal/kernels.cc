@@ -285,7 +285,7 @@ at::Tensor RunOnDevice(const OpCall& call) {
   const FusedProducts fused_products = TorchFusedProducts(call, dtypes, device, shape, target);
   const at::Tensor kernel_target = flatten ? target.view(-1) : target;
   if (alpha_steps.has_value()) {
-    RunWithAlpha(call, *alpha_steps, views, dtypes, kernel_target, options);
+    RunWithAlpha(call, *alpha_steps, operands, dtypes, kernel_target, options);
   } else if (!ties_to_second.empty()) {
     RunTiesAsTorch(call.op, operands, ties_to_second, dtypes, kernel_target, options);
   } else if (fused_products.count() < numel) {

@@ -182,6 +182,25 @@ bool DestinationOverlapsAnOperand(const OpCall& call) {
   return false;
 }
 
+// Elements [begin, end) of `t` broadcast to `shape`, as a 1-D view: the
+// range lies within a row of the innermost dimension.
+at::Tensor RowRangeOf(const at::Tensor& t, at::IntArrayRef shape, int64_t begin, int64_t end) {
+  const at::Tensor broadcast = t.expand(shape);
+  int64_t offset = 0;
+  int64_t step = 0;  // along the row: the innermost dimension it spans
+  bool innermost = true;
+  int64_t rest = begin;
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    offset += (rest % shape[d]) * broadcast.stride(d);
+    rest /= shape[d];
+    if (innermost && shape[d] != 1) {
+      step = broadcast.stride(d);
+      innermost = false;
+    }
+  }
+  return t.as_strided({end - begin}, {step}, t.storage_offset() + offset);
+}
+
 }  // namespace
 
 ElementRanges TorchVectorRanges(const OpCall& call, at::IntArrayRef shape, at::ScalarType common) {
@@ -251,21 +270,40 @@ void CopyRanges(const at::Tensor& from, const ElementRanges& ranges, const at::T
   }
 }
 
-at::Tensor RowRangeOf(const at::Tensor& t, at::IntArrayRef shape, int64_t begin, int64_t end) {
-  const at::Tensor broadcast = t.expand(shape);
-  int64_t offset = 0;
-  int64_t step = 0;  // along the row: the innermost dimension it spans
-  bool innermost = true;
-  int64_t rest = begin;
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-    offset += (rest % shape[d]) * broadcast.stride(d);
-    rest /= shape[d];
-    if (innermost && shape[d] != 1) {
-      step = broadcast.stride(d);
-      innermost = false;
+bool RunOverRanges(const KernelOperands& operands, at::ScalarType common,
+                   const ElementRanges& ranges, const at::Tensor& target, size_t most_calls,
+                   c10::function_ref<void(absl::Span<const Tensor>, const at::Tensor&)> run) {
+  const at::IntArrayRef shape = operands.shape;
+  int64_t row = 1;  // the innermost dimension's extent, past those of 1
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0 && row == 1; --d) row = shape[d];
+  ElementRanges cut;
+  for (auto [begin, end] : ranges) {
+    for (; begin < end; begin = std::min(end, (begin / row + 1) * row)) {
+      cut.emplace_back(begin, std::min(end, (begin / row + 1) * row));
+      if (cut.size() > most_calls) return false;
     }
   }
-  return t.as_strided({end - begin}, {step}, t.storage_offset() + offset);
+  absl::InlinedVector<at::Tensor, 3> sources;
+  for (const at::Tensor& source : operands.sources) {
+    sources.push_back(
+        source.defined() && ReadFromContiguousCopy(source, common) ? source.contiguous() : source);
+  }
+  const at::Tensor flat = target.view(-1);
+  for (const auto& [begin, end] : cut) {
+    absl::InlinedVector<Tensor, 3> views;
+    for (size_t i = 0; i < sources.size(); ++i) {
+      const at::Tensor& source = sources[i];
+      if (!source.defined()) {
+        views.push_back(operands.views[i]);
+      } else if (source.numel() == 1) {
+        views.push_back(ViewOf(source.reshape({1}), i));
+      } else {
+        views.push_back(ViewOf(RowRangeOf(source, shape, begin, end), i));
+      }
+    }
+    run(views, flat.narrow(0, begin, end - begin));
+  }
+  return true;
 }
 
 }  // namespace oneflow_promote::torch_extension

@@ -10,11 +10,16 @@
 
 #include <ATen/ATen.h>
 
+#include <c10/util/FunctionRef.h>
+
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "torch_extension/internal/overloads.h"
+#include "torch_extension/internal/tensor_views.h"
 
 namespace oneflow_promote::torch_extension {
 
@@ -64,11 +69,17 @@ ElementRanges OutsideRanges(const ElementRanges& ranges, int64_t numel);
 // dtype and shape).
 void CopyRanges(const at::Tensor& from, const ElementRanges& ranges, const at::Tensor& into);
 
-// Elements [begin, end) of `t` broadcast to `shape`, as a 1-D view: the
-// range lies within one of the rows TorchVectorRanges reads, along which `t` is
-// contiguous or repeats one element (for an operand read from a copy, `t`
-// is that copy).
-at::Tensor RowRangeOf(const at::Tensor& t, at::IntArrayRef shape, int64_t begin, int64_t end);
+// Calls run(views, into) over each of `ranges` of the result (shaped
+// operands.shape): views of the operands' elements in the range, and of
+// `target`'s (contiguous, shaped as the result) as a 1-D tensor. A range
+// is cut where a row of the result's innermost dimension ends, along which
+// every operand steps by one stride. An operand TensorIterator reads from
+// a contiguous copy (computing in `common`) is read from one here too.
+// Runs nothing and returns false where that makes more than `most_calls`
+// calls.
+bool RunOverRanges(const KernelOperands& operands, at::ScalarType common,
+                   const ElementRanges& ranges, const at::Tensor& target, size_t most_calls,
+                   c10::function_ref<void(absl::Span<const Tensor>, const at::Tensor&)> run);
 
 }  // namespace oneflow_promote::torch_extension
 

@@ -129,7 +129,10 @@ class Comparison {
       return;
     }
     ++compared_;
-    if (const std::string mismatch = Mismatch(*ours, theirs, op); !mismatch.empty()) {
+    if (const std::string mismatch =
+            Mismatch(*ours, theirs, op, DType::kBool,
+                     autotest::ReductionScaleOf(op, torch_in, ours->dtype()));
+        !mismatch.empty()) {
       Fail(absl::StrCat(what, ": ", mismatch));
     }
   }
@@ -235,7 +238,7 @@ TEST_P(FunctionalVsTorch, EveryDTypeAndOperandKind) {
   for (const auto& [key, ulps] : autotest::LargestUlps()) {
     if (key.first == op) {
       std::cout << "  " << Name(key.second) << ": " << ulps << " ulp at most (bound "
-                << autotest::CpuPathUlps(op, key.second) << ")\n";
+                << autotest::BoundText(op, key.second) << ")\n";
     }
   }
 }

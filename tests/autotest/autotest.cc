@@ -79,9 +79,28 @@ double Ulp(FloatFormat format, double magnitude) {
   return std::ldexp(1.0, std::max(exponent, format.min_exponent) - format.mantissa_bits);
 }
 
-// Whether the parts that admit no bound agree: NaN by position, infinities
-// by position and sign, zeros by sign.
-bool SameWhereExact(double ours, double theirs) {
+// How the parts that admit no bound must agree: exactly (NaN by position,
+// infinities by position and sign, zeros by sign), or as libtorch's two
+// loops agree with each other where they differ there (kLoopsAlike).
+enum class Exactness { kExact, kLoopsAlike };
+
+// Complex mul and div: libtorch's scalar loop fuses mul's products (an
+// overflowing ac - bd is inf - inf, -inf fused, NaN not) and computes div
+// by other formulas than its vector loop (an underflowing product leaves a
+// zero of either sign: 0.5 / (65504 + 1e-40j) is +0j in the scalar loop,
+// -0j in the vector loop); the library follows neither everywhere.
+Exactness ExactnessOf(Op op, DType dtype) {
+  return (op == Op::kMul || op == Op::kDiv) && IsComplex(dtype) ? Exactness::kLoopsAlike
+                                                                : Exactness::kExact;
+}
+
+bool SameWhereExact(double ours, double theirs, Exactness exactness) {
+  if (exactness == Exactness::kLoopsAlike) {
+    if (!std::isfinite(ours) || !std::isfinite(theirs)) {
+      return std::isfinite(ours) == std::isfinite(theirs);
+    }
+    return true;  // zeros of either sign
+  }
   if (std::isnan(ours) || std::isnan(theirs)) return std::isnan(ours) && std::isnan(theirs);
   if (std::isinf(ours) || std::isinf(theirs)) return ours == theirs;
   if (ours == 0 && theirs == 0) return std::signbit(ours) == std::signbit(theirs);
@@ -348,6 +367,18 @@ at::Tensor EitherLoopsAnswer(Op op, const std::vector<at::Tensor>& torch_in,
   return at::where(quotient.abs().gt(largest) & theirs.isnan(), mine, theirs);
 }
 
+// float16 and bfloat16 prod: libtorch keeps its running product in the
+// dtype, which overflows or underflows where the product itself is in
+// range (the library multiplies in float64): there, `theirs` with the
+// product libtorch computes in float64, rounded to the dtype.
+at::Tensor ProductInRange(Op op, const std::vector<at::Tensor>& torch_in,
+                          const at::Tensor& theirs) {
+  if (op != Op::kProd || !at::isReducedFloatingType(theirs.scalar_type())) return theirs;
+  const at::Tensor product = torch_in[0].to(at::kDouble).prod().to(theirs.scalar_type());
+  return at::where((theirs.isinf() | theirs.eq(0)) & product.isfinite() & product.ne(0), product,
+                   theirs);
+}
+
 // A Python number equal to 1, as c10::Scalar::equal(1.0) takes it.
 bool IsPythonOne(const Operand& operand) {
   switch (operand.kind()) {
@@ -383,34 +414,73 @@ int CpuPathUlps(Op op, DType dtype) {
       break;
   }
   // Measured by //tests:functional_vs_torch and //tests/autotest:ops_autotest
-  // (docs/ops.md, "Bounds"): the reductions accumulate floats in float64
-  // (complex128) where libtorch accumulates in the dtype's own accumulate
-  // type, in its own order; complex64 sqrt rounds a complex128 sqrt once
+  // (docs/ops.md, "Bounds"): complex64 sqrt rounds a complex128 sqrt once
   // where libtorch takes csqrtf; libtorch's vector loop takes Sleef's
-  // float32 pow (1.0 ulp), the library a double pow rounded once; on an AMD
-  // EPYC (Zen 4) libtorch's AVX512 float32 sqrt is not correctly rounded.
+  // float32 and float64 pow (1.0 ulp), the library a double pow (rounded
+  // once for float32); on an AMD EPYC (Zen 4) libtorch's AVX512 float32
+  // sqrt is not correctly rounded; abs of complex numbers (a float result)
+  // is sqrt(re^2 + im^2) in libtorch's vector loop, std::abs (hypot) in its
+  // scalar loop (abs of a real number is exact on both sides).
+  // (Reductions: ReductionScale.)
   struct Bound {
     Op op;
     DType dtype;
     int ulps;
   };
   static constexpr Bound kMeasured[] = {
-      {Op::kPow, DType::kFloat32, 1},     {Op::kDot, DType::kFloat32, 3},
-      {Op::kDot, DType::kFloat64, 4},     {Op::kDot, DType::kComplex64, 2},
-      {Op::kDot, DType::kComplex128, 2},  {Op::kSum, DType::kFloat32, 1},
-      {Op::kSum, DType::kFloat64, 8},     {Op::kSum, DType::kComplex64, 10},
-      {Op::kSum, DType::kComplex128, 6},  {Op::kProd, DType::kFloat16, 2},
-      {Op::kProd, DType::kBFloat16, 3},   {Op::kProd, DType::kFloat32, 2},
-      {Op::kProd, DType::kFloat64, 3},    {Op::kProd, DType::kComplex64, 4},
-      {Op::kProd, DType::kComplex128, 5}, {Op::kMean, DType::kFloat32, 4},
-      {Op::kMean, DType::kFloat64, 11},   {Op::kMean, DType::kComplex64, 7},
-      {Op::kMean, DType::kComplex128, 2}, {Op::kSqrt, DType::kFloat64, 1},
-      {Op::kSqrt, DType::kComplex64, 1},  {Op::kSqrt, DType::kFloat32, 1},
+      {Op::kPow, DType::kFloat32, 1},  {Op::kPow, DType::kFloat64, 1},
+      {Op::kSqrt, DType::kFloat64, 1}, {Op::kSqrt, DType::kComplex64, 1},
+      {Op::kSqrt, DType::kFloat32, 1}, {Op::kAbs, DType::kFloat32, 1},
+      {Op::kAbs, DType::kFloat64, 1},
   };
   for (const Bound& bound : kMeasured) {
     if (bound.op == op && bound.dtype == dtype) return bound.ulps;
   }
   return 0;
+}
+
+namespace {
+
+// Whether libtorch rounds each step of `op` to `result`: reductions, scans
+// and contractions of float32, float64, complex64 and complex128, and prod
+// of any float (float16 and bfloat16 sums accumulate in float32).
+bool RoundsEachStep(Op op, DType result) {
+  if (ops::SpecOf(op).kind == ops::OpKind::kElementwise) return false;
+  return result == DType::kFloat32 || result == DType::kFloat64 || result == DType::kComplex64 ||
+         result == DType::kComplex128 || (op == Op::kProd && IsFloating(result));
+}
+
+}  // namespace
+
+std::string BoundText(Op op, DType dtype) {
+  if (RoundsEachStep(op, dtype)) {
+    return absl::StrCat(IsComplex(dtype) ? 3 : 1, " a term, and 1, of the terms' magnitude");
+  }
+  return absl::StrCat(CpuPathUlps(op, dtype));
+}
+
+std::optional<ReductionScale> ReductionScaleOf(Op op, const std::vector<at::Tensor>& torch_in,
+                                               DType result) {
+  const bool complex_result = IsComplex(result);
+  const ops::OpKind kind = ops::SpecOf(op).kind;
+  if (!RoundsEachStep(op, result) || torch_in.empty()) return std::nullopt;
+  const at::Tensor x = torch_in[0].abs().to(at::kDouble);
+  ReductionScale scale;
+  int64_t terms = x.numel();
+  if (kind == ops::OpKind::kScan) {
+    scale.magnitude = x.dim() == 0 ? x : x.cumsum(0);
+    terms = x.dim() == 0 ? 1 : x.size(0);
+  } else if (kind == ops::OpKind::kContraction) {
+    scale.magnitude = (x * torch_in[1].abs().to(at::kDouble)).sum();
+  } else if (op == Op::kProd) {
+    scale.magnitude = x.prod();
+  } else if (op == Op::kMean) {
+    scale.magnitude = x.mean();
+  } else {
+    scale.magnitude = x.sum();
+  }
+  scale.ulps = static_cast<int>((complex_result ? 3 : 1) * terms + 1);
+  return scale;
 }
 
 bool TorchSpecialCasesScalarPow(Op op, absl::Span<const Operand> operands, DType result) {
@@ -425,7 +495,8 @@ std::map<std::pair<Op, DType>, double>& MutableLargestUlps() {
 
 const std::map<std::pair<Op, DType>, double>& LargestUlps() { return MutableLargestUlps(); }
 
-std::string Mismatch(const Tensor& ours, const at::Tensor& theirs, Op op, DType computed_in) {
+std::string Mismatch(const Tensor& ours, const at::Tensor& theirs, Op op, DType computed_in,
+                     const std::optional<ReductionScale>& reduction) {
   const std::optional<DType> torch_dtype = FromTorchScalarType(theirs.scalar_type());
   if (!torch_dtype.has_value() || ours.dtype() != *torch_dtype) {
     return absl::StrCat("dtype ", Name(ours.dtype()), " vs libtorch ",
@@ -454,7 +525,14 @@ std::string Mismatch(const Tensor& ours, const at::Tensor& theirs, Op op, DType 
     format = computed;
   }
   const bool through_float = IsFloating(computed_in) || IsComplex(computed_in);
-  const int bound = CpuPathUlps(op, through_float ? computed_in : dtype);
+  int bound = CpuPathUlps(op, through_float ? computed_in : dtype);
+  at::Tensor magnitude;
+  if (reduction.has_value()) {
+    bound = std::max(bound, reduction->ulps);
+    magnitude = reduction->magnitude.expand(theirs.sizes()).contiguous();
+  }
+  const double* magnitudes = magnitude.defined() ? magnitude.data_ptr<double>() : nullptr;
+  const Exactness exactness = ExactnessOf(op, through_float ? computed_in : dtype);
   const at::Tensor expected = theirs.to(at::kComplexDouble).contiguous();
   const Tensor actual = *ours.To(DType::kComplex128);
   const auto* e = expected.data_ptr<c10::complex<double>>();
@@ -462,14 +540,21 @@ std::string Mismatch(const Tensor& ours, const at::Tensor& theirs, Op op, DType 
   for (int64_t i = 0; i < actual.numel(); ++i) {
     const double er = e[i].real(), ei = e[i].imag(), ar = a[i].real, ai = a[i].imag;
     double apart = 0;
-    if (!SameWhereExact(ar, er) || !SameWhereExact(ai, ei)) {
+    if (!SameWhereExact(ar, er, exactness) || !SameWhereExact(ai, ei, exactness)) {
       apart = std::numeric_limits<double>::infinity();
     } else if (IsComplex(dtype)) {
-      const double scale = std::max(std::isfinite(er) ? std::fabs(er) : 0.0,
-                                    std::isfinite(ei) ? std::fabs(ei) : 0.0);
+      double scale = std::max(std::isfinite(er) ? std::fabs(er) : 0.0,
+                              std::isfinite(ei) ? std::fabs(ei) : 0.0);
+      if (magnitudes != nullptr && std::isfinite(magnitudes[i])) {
+        scale = std::max(scale, magnitudes[i]);
+      }
       apart = std::max(UlpsApart(ar, er, *format, scale), UlpsApart(ai, ei, *format, scale));
     } else {
-      apart = UlpsApart(ar, er, *format, std::min(std::fabs(ar), std::fabs(er)));
+      double scale = std::min(std::fabs(ar), std::fabs(er));
+      if (magnitudes != nullptr && std::isfinite(magnitudes[i])) {
+        scale = std::max(scale, magnitudes[i]);
+      }
+      apart = UlpsApart(ar, er, *format, scale);
     }
     if (std::isfinite(apart) && apart > 0) {
       double& largest = MutableLargestUlps()[{op, dtype}];
@@ -660,7 +745,10 @@ AutoTestResult RunAutoTest(const AutoTestConfig& config, const OperandsGenerator
       }
       ++result.compared;
       const std::string mismatch =
-          Mismatch(*ours, EitherLoopsAnswer(config.op, torch_in, theirs, *ours), config.op);
+          Mismatch(*ours,
+                   ProductInRange(config.op, torch_in,
+                                  EitherLoopsAnswer(config.op, torch_in, theirs, *ours)),
+                   config.op, DType::kBool, ReductionScaleOf(config.op, torch_in, ours->dtype()));
       if (mismatch.empty()) continue;
       diagnosis = mismatch;
     }

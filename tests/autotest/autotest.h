@@ -185,13 +185,39 @@ at::Tensor MakeTorchTensor(const OperandSpec& spec);
 // bit, everywhere else.
 int CpuPathUlps(ops::Op op, DType dtype);
 
+// How far rounding may carry a reduction's correct result from libtorch's,
+// which accumulates in its own type and order: per result element, the same
+// reduction over the terms' magnitudes in float64 (|x| summed for sum, mean
+// and cumsum, |a||b| for dot, |x| multiplied for prod), against which ulps
+// are counted where it exceeds the result (a sum that cancels carries the
+// errors of its terms), and `ulps` of it: one a term for real results, three
+// for complex ones (each step rounds by at most an ulp of its running
+// magnitude, a complex product by about 2.2), and one for the library's
+// own rounding.
+struct ReductionScale {
+  at::Tensor magnitude;  // float64, the result's shape
+  int ulps = 0;
+};
+
+// The scale of a reduction, scan or contraction on libtorch's inputs where
+// libtorch rounds each step to `result` (float32, float64, complex64 and
+// complex128; prod of float16 and bfloat16 too); nullopt for other ops and
+// results.
+std::optional<ReductionScale> ReductionScaleOf(ops::Op op, const std::vector<at::Tensor>& torch_in,
+                                               DType result);
+
+// The bound a result of `op` in `dtype` is held to, in words.
+std::string BoundText(ops::Op op, DType dtype);
+
 // "" when `ours` is libtorch's result: the same dtype and shape, integers
 // exactly, NaN, infinities and the sign of zero by position, every other
-// float part within CpuPathUlps(op, ...); else what differs. A result
-// written through `computed_in` (out= of another dtype) counts ulps of the
-// narrower of the two.
+// float part within CpuPathUlps(op, ...), or for a reduction within
+// `reduction`'s ulps of its magnitude; else what differs. A result written
+// through `computed_in` (out= of another dtype) counts ulps of the narrower
+// of the two.
 std::string Mismatch(const Tensor& ours, const at::Tensor& theirs, ops::Op op,
-                     DType computed_in = DType::kBool);
+                     DType computed_in = DType::kBool,
+                     const std::optional<ReductionScale>& reduction = std::nullopt);
 
 // Whether libtorch computes this call by other formulas than its element
 // function, which the library does not follow (docs/ops.md, "Bounds"): pow

@@ -86,7 +86,7 @@ TEST_P(OpsAutoTest, AgreesWithLibtorch) {
   for (const auto& [key, ulps] : LargestUlps()) {
     if (key.first == config.op) {
       std::cout << "  " << Name(key.second) << ": " << ulps << " ulp at most (bound "
-                << CpuPathUlps(config.op, key.second) << ")\n";
+                << BoundText(config.op, key.second) << ")\n";
     }
   }
 }

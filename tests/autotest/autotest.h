@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "functional/functional.h"
+#include "tests/autotest/judge.h"
 #include "tests/test_tensors.h"
 
 namespace oneflow_promote::autotest {
@@ -178,59 +179,6 @@ using testing::FilledTensor;
 // (small nonzero numbers; bools and uint8 mixed).
 Tensor MakeTensor(const OperandSpec& spec);
 at::Tensor MakeTorchTensor(const OperandSpec& spec);
-
-// How far libtorch's CPU kernel leaves the last bits of `op` in `dtype` to
-// its code path (its vector or scalar loop, Sleef or libm), in ulps: the
-// bound a result of ours may differ by, stated in docs/ops.md; 0, bit for
-// bit, everywhere else.
-int CpuPathUlps(ops::Op op, DType dtype);
-
-// How far rounding may carry a reduction's correct result from libtorch's,
-// which accumulates in its own type and order: per result element, the same
-// reduction over the terms' magnitudes in float64 (|x| summed for sum, mean
-// and cumsum, |a||b| for dot, |x| multiplied for prod), against which ulps
-// are counted where it exceeds the result (a sum that cancels carries the
-// errors of its terms), and `ulps` of it: one a term for real results, three
-// for complex ones (each step rounds by at most an ulp of its running
-// magnitude, a complex product by about 2.2), and one for the library's
-// own rounding.
-struct ReductionScale {
-  at::Tensor magnitude;  // float64, the result's shape
-  int ulps = 0;
-};
-
-// The scale of a reduction, scan or contraction on libtorch's inputs where
-// libtorch rounds each step to `result` (float32, float64, complex64 and
-// complex128; prod of float16 and bfloat16 too); nullopt for other ops and
-// results.
-std::optional<ReductionScale> ReductionScaleOf(ops::Op op, const std::vector<at::Tensor>& torch_in,
-                                               DType result);
-
-// The bound a result of `op` in `dtype` is held to, in words.
-std::string BoundText(ops::Op op, DType dtype);
-
-// "" when `ours` is libtorch's result: the same dtype and shape, integers
-// exactly, NaN, infinities and the sign of zero by position, every other
-// float part within CpuPathUlps(op, ...), or for a reduction within
-// `reduction`'s ulps of its magnitude; else what differs. A result written
-// through `computed_in` (out= of another dtype) counts ulps of the narrower
-// of the two.
-std::string Mismatch(const Tensor& ours, const at::Tensor& theirs, ops::Op op,
-                     DType computed_in = DType::kBool,
-                     const std::optional<ReductionScale>& reduction = std::nullopt);
-
-// Whether libtorch computes this call by other formulas than its element
-// function, which the library does not follow (docs/ops.md, "Bounds"): pow
-// with a complex result and a Python-number exponent, which torch's
-// pow(Tensor, Scalar) fills with ones (0), copies (1) or multiplies out
-// (2, 3) on the CPU, or a Python base of 1, whose pow(Scalar, Tensor) fills
-// ones where the library's exp(y log 1) is NaN for an infinite y. The tests
-// count these apart.
-bool TorchSpecialCasesScalarPow(ops::Op op, absl::Span<const Operand> operands, DType result);
-
-// The largest distance, in ulps, at which Mismatch has found a result of
-// ours from libtorch's, by (op, result dtype): what each bound rests on.
-const std::map<std::pair<ops::Op, DType>, double>& LargestUlps();
 
 struct AutoTestConfig {
   ops::Op op = ops::Op::kAdd;

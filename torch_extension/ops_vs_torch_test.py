@@ -370,12 +370,15 @@ def test_alpha_by_a_repeated_other_follows_torchs_tails(dtype):
         torch.set_num_threads(previous)
 
 
+@pytest.mark.parametrize("op", ["mul", "div"])
 @pytest.mark.parametrize("dtype", [torch.complex64, torch.complex128])
-def test_complex_products_follow_torchs_fused_loops(dtype):
+def test_complex_products_follow_torchs_fused_loops(dtype, op):
     """torch's compiler fuses complex products into multiply-adds in the
     scalar loop and in the vectors it makes of scalar tails (complex64: in
     pairs, an odd last element not; in fours after the first where an
-    operand repeats); its vector loop does not. Every tail length, strided,
+    operand repeats); its vector loop does not. complex64 division's odd
+    last element fuses only its denominator, and every element of the
+    scalar loop where the destination overlaps an operand. Every tail length, strided,
     transposed and expanded operands, 0-d, Python and column operands, a
     real operand, in place, out= an operand or strided, and two threads'
     ranges, with values whose products underflow to a signed zero or
@@ -407,22 +410,24 @@ def test_complex_products_follow_torchs_fused_loops(dtype):
                 if len(shape) == 2:
                     forms[" transposed other"] = (a, values(shape[::-1]).t())
                 for label, args in forms.items():
-                    assert compare("mul", args, what=f"({dtype} {shape}{label}, {threads} threads)")
+                    same(call_torch(op, *args), getattr(ours, op)(*args),
+                         f"{op}({dtype} {shape}{label}, {threads} threads)")
                 # Into an operand (in place, out=) and into a strided out=, where
                 # a strided row makes every product fused (complex64: unless the
                 # destination overlaps an operand), and where only tails are.
                 strided = wide[..., ::2]
                 for label, (x, y) in {" strided": (a, strided), "": (a, b)}.items():
                     what = f"({dtype} {shape}{label}, {threads} threads)"
-                    same(x.clone().mul_(y), ours.mul_(x.clone(), y), f"mul_{what}")
+                    same(getattr(x.clone(), op + "_")(y), getattr(ours, op + "_")(x.clone(), y), f"{op}_{what}")
                     mine, theirs = y.clone(), y.clone()
-                    same(torch.mul(x, theirs, out=theirs), ours.mul(x, mine, out=mine),
-                         f"mul{what} out=other")
+                    same(getattr(torch, op)(x, theirs, out=theirs),
+                         getattr(ours, op)(x, mine, out=mine), f"{op}{what} out=other")
                     mine, theirs = wide.clone()[..., ::2], wide.clone()[..., ::2]
-                    same(theirs.mul_(y), ours.mul_(mine, y), f"mul_{what} strided self")
+                    same(getattr(theirs, op + "_")(y), getattr(ours, op + "_")(mine, y),
+                         f"{op}_{what} strided self")
                     mine, theirs = (torch.empty_like(wide)[..., ::2] for _ in range(2))
-                    same(torch.mul(x, y, out=theirs), ours.mul(x, y, out=mine),
-                         f"mul{what} strided out=")
+                    same(getattr(torch, op)(x, y, out=theirs), getattr(ours, op)(x, y, out=mine),
+                         f"{op}{what} strided out=")
     finally:
         torch.set_num_threads(previous)
 

@@ -9,6 +9,12 @@
 #include <cstdint>
 #include <cstring>
 
+// AddOddQuotients rounds every product but one on its own; with FMA
+// instructions GCC would fuse them (its -ffp-contract=fast default).
+#if defined(__x86_64__) && defined(__FP_FAST_FMAF)
+#error "complex_products.cc is compiled without FMA (-mfma, -march): see AddOddQuotients"
+#endif
+
 namespace oneflow_promote::torch_extension {
 namespace {
 
@@ -105,6 +111,44 @@ void AddProducts(const OpCall& call, at::IntArrayRef shape, const at::Tensor& re
   }
 }
 
+// The quotients of TorchOddQuotientRanges as c10::complex<float>'s
+// division computes them (Smith's) with only the denominator's multiply-add
+// fused. Compiled without FMA, so that no other multiply-add is fused (the
+// check above); the one std::fma is libm's, exact, for a few elements a
+// call.
+void AddOddQuotients(const OpCall& call, at::IntArrayRef shape, FusedProducts& quotients) {
+  const ComplexOperand<float> a(call.operands[0], shape), b(call.operands[1], shape);
+  int64_t count = 0;
+  for (const auto& [begin, end] : quotients.ranges) count += end - begin;
+  quotients.values = at::empty({count}, at::kComplexFloat);
+  auto* out = quotients.values.data_ptr<c10::complex<float>>();
+  const int64_t row = shape.empty() ? 1 : shape.back();
+  const int64_t a_step = a.inner_stride(), b_step = b.inner_stride();
+  for (const auto& [begin, end] : quotients.ranges) {
+    for (int64_t i = begin; i < end;) {
+      const int64_t row_end = std::min(end, (i / row + 1) * row);
+      const c10::complex<float>* x = a.At(i);
+      const c10::complex<float>* y = b.At(i);
+      for (; i < row_end; ++i, x += a_step, y += b_step) {
+        const float ar = x->real(), ai = x->imag(), br = y->real(), bi = y->imag();
+        if (std::fabs(br) >= std::fabs(bi)) {
+          if (br == 0 && bi == 0) {
+            *out++ = {ar / std::fabs(br), ai / std::fabs(bi)};
+            continue;
+          }
+          const float rat = bi / br;
+          const float scl = 1.0f / std::fma(bi, rat, br);
+          *out++ = {(ar + ai * rat) * scl, (ai - ar * rat) * scl};
+        } else {
+          const float rat = br / bi;
+          const float scl = 1.0f / std::fma(br, rat, bi);
+          *out++ = {(ar * rat + ai) * scl, (ai * rat - ar) * scl};
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
 FusedProducts TorchFusedProducts(const OpCall& call, const ops::OpDTypes& dtypes,
@@ -112,6 +156,11 @@ FusedProducts TorchFusedProducts(const OpCall& call, const ops::OpDTypes& dtypes
                                  const at::Tensor& result) {
   FusedProducts products;
   const bool single = dtypes.compute == DType::kComplex64;
+  if (device.is_cpu() && call.op == ops::Op::kDiv && single) {
+    products.ranges = TorchOddQuotientRanges(call, shape);
+    if (!products.ranges.empty()) AddOddQuotients(call, shape, products);
+    return products;
+  }
   if (!device.is_cpu() || call.op != ops::Op::kMul ||
       (!single && dtypes.compute != DType::kComplex128)) {
     return products;

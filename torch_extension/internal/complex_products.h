@@ -5,7 +5,9 @@
 // (TorchFusedProductRanges), where its vector loop and the library round
 // every product. The two differ in the last bit, in the sign of a zero that
 // an underflowing product leaves, and where a product overflows (inf - inf
-// is NaN unfused, an infinity fused).
+// is NaN unfused, an infinity fused). And complex64 div's elements whose
+// quotient PyTorch's compiler fuses less than the library does
+// (TorchOddQuotientRanges).
 
 #ifndef ONEFLOW_PROMOTE_TORCH_EXTENSION_INTERNAL_COMPLEX_PRODUCTS_H_
 #define ONEFLOW_PROMOTE_TORCH_EXTENSION_INTERNAL_COMPLEX_PRODUCTS_H_
@@ -27,8 +29,9 @@ struct FusedProducts {
 };
 
 // The elements of the call's result (shaped `shape`, row-major) whose
-// products PyTorch 2.15's CPU kernel fuses, with its values: none but for
-// complex64 and complex128 mul on the CPU. It reads the operands, so it is
+// products PyTorch 2.15's CPU kernel fuses otherwise than the library, with
+// its values: none but for complex64 and complex128 mul and complex64 div
+// on the CPU. It reads the operands, so it is
 // called before a kernel writes over one. Where the products are every
 // element of `result` (contiguous, of the compute dtype; may be undefined)
 // and no operand holds its elements at other positions, they are written

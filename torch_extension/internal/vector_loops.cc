@@ -251,6 +251,24 @@ ElementRanges TorchFusedProductRanges(const OpCall& call, at::IntArrayRef shape,
   return ranges;
 }
 
+ElementRanges TorchOddQuotientRanges(const OpCall& call, at::IntArrayRef shape) {
+  ElementRanges ranges;
+  const VectorRows rows = RowsWithVectors(call, shape, at::kComplexFloat);
+  if (rows.length == 0) return ranges;
+  // Where out= or self overlaps an operand, the compiler's pairs fail their
+  // run-time alias check: its scalar loop takes every element.
+  const bool overlaps = DestinationOverlapsAnOperand(call);
+  ForEachPiece(rows, shape, at::kComplexFloat, [&](int64_t begin, int64_t end, int64_t step) {
+    const int64_t first = rows.scalar_only ? begin : end - (end - begin) % step;
+    if (overlaps && end > first) {
+      ranges.emplace_back(first, end);
+    } else if ((end - first) % 2 == 1) {
+      ranges.emplace_back(end - 1, end);
+    }
+  });
+  return ranges;
+}
+
 ElementRanges OutsideRanges(const ElementRanges& ranges, int64_t numel) {
   ElementRanges outside;
   int64_t next = 0;

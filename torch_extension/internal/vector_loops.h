@@ -62,6 +62,15 @@ ElementRanges TorchUnfusedAlphaRanges(const OpCall& call, at::IntArrayRef shape,
 ElementRanges TorchFusedProductRanges(const OpCall& call, at::IntArrayRef shape,
                                       at::ScalarType common);
 
+// The elements of a complex64 division whose quotient PyTorch 2.15's CPU
+// kernel computes with only its denominator's multiply-add fused: the odd
+// last element of each piece's scalar loop (its compiler takes the others
+// in pairs, every multiply-add fused, as the library's division computes
+// them); every element of its scalar loop where out= or self overlaps an
+// operand (the pairs' run-time alias check fails). Measured under the
+// AVX-512 capability, contiguous, broadcast and strided operands alike.
+ElementRanges TorchOddQuotientRanges(const OpCall& call, at::IntArrayRef shape);
+
 // The elements of [0, numel) outside `ranges` (sorted, disjoint).
 ElementRanges OutsideRanges(const ElementRanges& ranges, int64_t numel);
 

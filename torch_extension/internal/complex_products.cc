@@ -78,6 +78,26 @@ bool WritesResult(const ComplexOperand<T>& a, const ComplexOperand<T>& b, int64_
   return true;
 }
 
+// Writes f(a's element, b's element) at `out` for each element of `ranges`,
+// in order. Along a row the operands advance by their last strides; each
+// row starts from its index.
+template <typename T, typename F>
+[[gnu::always_inline]] inline void ForEachPair(const ComplexOperand<T>& a,
+                                               const ComplexOperand<T>& b,
+                                               const ElementRanges& ranges, at::IntArrayRef shape,
+                                               c10::complex<T>* out, F f) {
+  const int64_t row = shape.empty() ? 1 : shape.back();
+  const int64_t a_step = a.inner_stride(), b_step = b.inner_stride();
+  for (const auto& [begin, end] : ranges) {
+    for (int64_t i = begin; i < end;) {
+      const int64_t row_end = std::min(end, (i / row + 1) * row);
+      const c10::complex<T>* x = a.At(i);
+      const c10::complex<T>* y = b.At(i);
+      for (; i < row_end; ++i, x += a_step, y += b_step) *out++ = f(*x, *y);
+    }
+  }
+}
+
 // Ranges are found only under PyTorch's AVX2 and AVX-512 capabilities,
 // which need FMA: std::fma is then one instruction, not a libm call.
 template <typename T>
@@ -93,22 +113,11 @@ void AddProducts(const OpCall& call, at::IntArrayRef shape, const at::Tensor& re
   products.values = products.in_result
                         ? result.view(-1)
                         : at::empty({count}, c10::CppTypeToScalarType<c10::complex<T>>::value);
-  auto* out = products.values.data_ptr<c10::complex<T>>();
-  const int64_t row = shape.empty() ? 1 : shape.back();
-  const int64_t a_step = a.inner_stride(), b_step = b.inner_stride();
-  for (const auto& [begin, end] : products.ranges) {
-    // Along a row the operands advance by their last strides; each row
-    // starts from its index.
-    for (int64_t i = begin; i < end;) {
-      const int64_t row_end = std::min(end, (i / row + 1) * row);
-      const c10::complex<T>* x = a.At(i);
-      const c10::complex<T>* y = b.At(i);
-      for (; i < row_end; ++i, x += a_step, y += b_step) {
-        *out++ = {std::fma(x->real(), y->real(), -(x->imag() * y->imag())),
-                  std::fma(x->real(), y->imag(), x->imag() * y->real())};
-      }
-    }
-  }
+  ForEachPair(a, b, products.ranges, shape, products.values.data_ptr<c10::complex<T>>(),
+              [](const c10::complex<T>& x, const c10::complex<T>& y) -> c10::complex<T> {
+                return {std::fma(x.real(), y.real(), -(x.imag() * y.imag())),
+                        std::fma(x.real(), y.imag(), x.imag() * y.real())};
+              });
 }
 
 // The quotients of TorchOddQuotientRanges as c10::complex<float>'s
@@ -121,32 +130,20 @@ void AddOddQuotients(const OpCall& call, at::IntArrayRef shape, FusedProducts& q
   int64_t count = 0;
   for (const auto& [begin, end] : quotients.ranges) count += end - begin;
   quotients.values = at::empty({count}, at::kComplexFloat);
-  auto* out = quotients.values.data_ptr<c10::complex<float>>();
-  const int64_t row = shape.empty() ? 1 : shape.back();
-  const int64_t a_step = a.inner_stride(), b_step = b.inner_stride();
-  for (const auto& [begin, end] : quotients.ranges) {
-    for (int64_t i = begin; i < end;) {
-      const int64_t row_end = std::min(end, (i / row + 1) * row);
-      const c10::complex<float>* x = a.At(i);
-      const c10::complex<float>* y = b.At(i);
-      for (; i < row_end; ++i, x += a_step, y += b_step) {
-        const float ar = x->real(), ai = x->imag(), br = y->real(), bi = y->imag();
-        if (std::fabs(br) >= std::fabs(bi)) {
-          if (br == 0 && bi == 0) {
-            *out++ = {ar / std::fabs(br), ai / std::fabs(bi)};
-            continue;
-          }
-          const float rat = bi / br;
-          const float scl = 1.0f / std::fma(bi, rat, br);
-          *out++ = {(ar + ai * rat) * scl, (ai - ar * rat) * scl};
-        } else {
-          const float rat = br / bi;
-          const float scl = 1.0f / std::fma(br, rat, bi);
-          *out++ = {(ar * rat + ai) * scl, (ai * rat - ar) * scl};
-        }
-      }
-    }
-  }
+  using C = c10::complex<float>;
+  ForEachPair(a, b, quotients.ranges, shape, quotients.values.data_ptr<C>(),
+              [](const C& x, const C& y) -> C {
+                const float ar = x.real(), ai = x.imag(), br = y.real(), bi = y.imag();
+                if (std::fabs(br) >= std::fabs(bi)) {
+                  if (br == 0 && bi == 0) return {ar / std::fabs(br), ai / std::fabs(bi)};
+                  const float rat = bi / br;
+                  const float scl = 1.0f / std::fma(bi, rat, br);
+                  return {(ar + ai * rat) * scl, (ai - ar * rat) * scl};
+                }
+                const float rat = br / bi;
+                const float scl = 1.0f / std::fma(br, rat, bi);
+                return {(ar * rat + ai) * scl, (ai * rat - ar) * scl};
+              });
 }
 
 }  // namespace

@@ -208,18 +208,21 @@ bool RoundsEachStep(Op op, DType result) {
          result == DType::kComplex128 || (op == Op::kProd && IsFloating(result));
 }
 
+// The ulps of its running magnitude each such step may round by: a complex
+// product about 2.2.
+int UlpsPerTerm(DType result) { return IsComplex(result) ? 3 : 1; }
+
 }  // namespace
 
 std::string BoundText(Op op, DType dtype) {
   if (RoundsEachStep(op, dtype)) {
-    return absl::StrCat(IsComplex(dtype) ? 3 : 1, " a term, and 1, of the terms' magnitude");
+    return absl::StrCat(UlpsPerTerm(dtype), " a term, and 1, of the terms' magnitude");
   }
   return absl::StrCat(CpuPathUlps(op, dtype));
 }
 
 std::optional<ReductionScale> ReductionScaleOf(Op op, const std::vector<at::Tensor>& torch_in,
                                                DType result) {
-  const bool complex_result = IsComplex(result);
   const ops::OpKind kind = ops::SpecOf(op).kind;
   if (!RoundsEachStep(op, result) || torch_in.empty()) return std::nullopt;
   const at::Tensor x = torch_in[0].abs().to(at::kDouble);
@@ -237,7 +240,7 @@ std::optional<ReductionScale> ReductionScaleOf(Op op, const std::vector<at::Tens
   } else {
     scale.magnitude = x.sum();
   }
-  scale.ulps = static_cast<int>((complex_result ? 3 : 1) * terms + 1);
+  scale.ulps = static_cast<int>(UlpsPerTerm(result) * terms + 1);
   return scale;
 }
 
@@ -300,19 +303,15 @@ std::string Mismatch(const Tensor& ours, const at::Tensor& theirs, Op op, DType 
     double apart = 0;
     if (!SameWhereExact(ar, er, exactness) || !SameWhereExact(ai, ei, exactness)) {
       apart = std::numeric_limits<double>::infinity();
-    } else if (IsComplex(dtype)) {
-      double scale = std::max(std::isfinite(er) ? std::fabs(er) : 0.0,
-                              std::isfinite(ei) ? std::fabs(ei) : 0.0);
-      if (magnitudes != nullptr && std::isfinite(magnitudes[i])) {
-        scale = std::max(scale, magnitudes[i]);
-      }
-      apart = std::max(UlpsApart(ar, er, *format, scale), UlpsApart(ai, ei, *format, scale));
     } else {
-      double scale = std::min(std::fabs(ar), std::fabs(er));
+      double scale = IsComplex(dtype) ? std::max(std::isfinite(er) ? std::fabs(er) : 0.0,
+                                                 std::isfinite(ei) ? std::fabs(ei) : 0.0)
+                                      : std::min(std::fabs(ar), std::fabs(er));
       if (magnitudes != nullptr && std::isfinite(magnitudes[i])) {
         scale = std::max(scale, magnitudes[i]);
       }
       apart = UlpsApart(ar, er, *format, scale);
+      if (IsComplex(dtype)) apart = std::max(apart, UlpsApart(ai, ei, *format, scale));
     }
     if (std::isfinite(apart) && apart > 0) {
       double& largest = MutableLargestUlps()[{op, dtype}];

@@ -296,9 +296,11 @@ bool RunOverRanges(const KernelOperands& operands, at::ScalarType common,
   for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0 && row == 1; --d) row = shape[d];
   ElementRanges cut;
   for (auto [begin, end] : ranges) {
-    for (; begin < end; begin = std::min(end, (begin / row + 1) * row)) {
-      cut.emplace_back(begin, std::min(end, (begin / row + 1) * row));
+    while (begin < end) {
+      const int64_t row_end = std::min(end, (begin / row + 1) * row);
+      cut.emplace_back(begin, row_end);
       if (cut.size() > most_calls) return false;
+      begin = row_end;
     }
   }
   absl::InlinedVector<at::Tensor, 3> sources;

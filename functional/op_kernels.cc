@@ -16,6 +16,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -28,6 +31,7 @@
 #if ONEFLOW_PROMOTE_HAVE_CUDA
 #include "functional/internal/cuda_ops.h"
 #endif
+#include "functional/internal/half_groups.h"
 #include "functional/internal/op_blocks.h"
 #include "functional/internal/op_math.h"
 #include "oneflow_promote/status_macros.h"
@@ -194,6 +198,25 @@ template <ops::Op kOp, typename T, bool kScalarDivisor = false>
   if (zero) zero_division = true;
 }
 
+#if defined(__x86_64__)
+// float16's group blocks (functional/internal/half_groups.h), compiled with
+// F16C.
+template <BlockFn kBody>
+__attribute__((target("avx2,f16c"))) void F16cBlock(const void* const* inputs,
+                                                    const bool* broadcast, void* out, int64_t n,
+                                                    bool& zero_division) {
+  kBody(inputs, broadcast, out, n, zero_division);
+}
+
+bool UseF16cBlocks() {
+  static const bool f16c = [] {
+    unsigned eax, ebx, ecx, edx;  // F16C: cpuid leaf 1, ecx bit 29
+    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_F16C) != 0;
+  }();
+  return f16c && UseAvx2Blocks();
+}
+#endif
+
 // add with alpha: inputs[2] is alpha, one element of T (PyTorch's CPU
 // kernel takes alpha in the compute dtype).
 template <typename T>
@@ -300,6 +323,11 @@ template <ops::Op kOp, typename T, bool kScalarDivisor = false>
 BlockFn BinaryBlockFor() {
   if constexpr (kIsNarrowFloat<T>) {
     if (!BaselineBlocksForced()) {
+#if defined(__x86_64__)
+      if constexpr (std::is_same_v<T, Float16>) {
+        if (UseF16cBlocks()) return &F16cBlock<&HalfBinaryBody<kOp, kScalarDivisor>>;
+      }
+#endif
       return BestBlock<&NarrowFloatBinaryBody<kOp, T, kScalarDivisor>, true>();
     }
   }

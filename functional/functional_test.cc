@@ -214,11 +214,14 @@ TEST(FunctionalAvx2Blocks, EqualTheBaselineBitForBit) {
         for (DType b : kAllDTypes) {
           const Tensor x_full = *base.To(a);
           const Tensor y_full = *base.To(b);
-          // float16 NaNs with payloads, which arithmetic carries and
+          // 16-bit float NaNs with payloads, which arithmetic carries and
           // narrowing drops (the fused mixed-dtype add and mul keep some).
-          if (a == DType::kFloat16 && b == DType::kFloat16) {
-            static_cast<uint16_t*>(x_full.data())[9] = 0x7F01;
-            static_cast<uint16_t*>(y_full.data())[40] = 0xFE0F;
+          // Positive, as the other NaNs: of two NaN operands the compiler
+          // picks which one the result carries, sign included.
+          if (a == b && (a == DType::kFloat16 || a == DType::kBFloat16)) {
+            const bool half = a == DType::kFloat16;
+            static_cast<uint16_t*>(x_full.data())[9] = half ? 0x7F01 : 0x7FC1;
+            static_cast<uint16_t*>(y_full.data())[40] = half ? 0x7E0F : 0x7FC3;
           }
           // Contiguous, one element, and a stride-0 row (the general loop);
           // a single first operand too (each broadcast pattern's loop).

@@ -31,7 +31,7 @@
 #if ONEFLOW_PROMOTE_HAVE_CUDA
 #include "functional/internal/cuda_ops.h"
 #endif
-#include "functional/internal/half_groups.h"
+#include "functional/internal/narrow_float_groups.h"
 #include "functional/internal/op_blocks.h"
 #include "functional/internal/op_math.h"
 #include "oneflow_promote/status_macros.h"
@@ -199,8 +199,8 @@ template <ops::Op kOp, typename T, bool kScalarDivisor = false>
 }
 
 #if defined(__x86_64__)
-// float16's group blocks (functional/internal/half_groups.h), compiled with
-// F16C.
+// The narrow floats' group blocks
+// (functional/internal/narrow_float_groups.h), compiled with F16C.
 template <BlockFn kBody>
 __attribute__((target("avx2,f16c"))) void F16cBlock(const void* const* inputs,
                                                     const bool* broadcast, void* out, int64_t n,
@@ -324,8 +324,8 @@ BlockFn BinaryBlockFor() {
   if constexpr (kIsNarrowFloat<T>) {
     if (!BaselineBlocksForced()) {
 #if defined(__x86_64__)
-      if constexpr (std::is_same_v<T, Float16>) {
-        if (UseF16cBlocks()) return &F16cBlock<&HalfBinaryBody<kOp, kScalarDivisor>>;
+      if constexpr ((std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>)&&GroupsPay(kOp)) {
+        if (UseF16cBlocks()) return &F16cBlock<&NarrowFloatGroupBody<kOp, T, kScalarDivisor>>;
       }
 #endif
       return BestBlock<&NarrowFloatBinaryBody<kOp, T, kScalarDivisor>, true>();

@@ -465,6 +465,9 @@ def mismatch(case, theirs, mine, graph=""):
                            forward_bound(case, theirs))
     if text:
         return text
+    # Eager results have torch's layout (torch.compile's graphs choose their own).
+    if not graph and mine.result.stride() != theirs.result.stride():
+        return f"result: strides {mine.result.stride()} vs torch {theirs.result.stride()}"
     # torch's in-place comparisons mark an integer or bool self as requiring
     # grad when other does (eq_ of uint8 by a float64 tensor): a tensor that
     # can have no gradient; the library does not follow.

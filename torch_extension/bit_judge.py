@@ -70,19 +70,22 @@ def _complex_ulps(a, b, finite):
 
 
 # The bounds, in ulps, of results whose last bits PyTorch itself leaves to
-# its CPU code path (its vectorized or scalar complex division, Sleef's or
-# libm's atan2), as opinfo_test.py measures them per path; on CUDA, and for
-# every other (op, dtype), results are bit for bit.
-CPU_PATH_ULPS = {("div", torch.complex64): 2, ("div", torch.complex128): 1,
-                 **{("atan2", d): 1 for d in (torch.float16, torch.bfloat16, torch.float32,
+# its CPU code path (Sleef's or libm's atan2; before torch 2.15, whose loops
+# the extension follows, its vectorized or scalar complex division), as
+# opinfo_test.py measures them per path; on CUDA, and for every other (op,
+# dtype), results are bit for bit.
+CPU_PATH_ULPS = {**{("atan2", d): 1 for d in (torch.float16, torch.bfloat16, torch.float32,
                                               torch.float64)}}
+if tuple(int(part) for part in torch.__version__.split("+")[0].split(".")[:2]) < (2, 15):
+    CPU_PATH_ULPS.update({("div", torch.complex64): 2, ("div", torch.complex128): 1})
 
 
 def assert_same(theirs, mine, what, op=None):
-    """Same dtype, shape and device type, and values within the op's CPU
-    path bound (0 elsewhere; alpha computes as torch's, fused)."""
+    """Same dtype, shape, strides and device type, and values within the
+    op's CPU path bound (0 elsewhere; alpha computes as torch's, fused)."""
     assert mine.dtype == theirs.dtype, f"{what}: dtype {mine.dtype}, torch {theirs.dtype}"
     assert mine.shape == theirs.shape, f"{what}: shape {mine.shape}, torch {theirs.shape}"
+    assert mine.stride() == theirs.stride(), f"{what}: strides {mine.stride()}, torch {theirs.stride()}"
     assert mine.device.type == theirs.device.type, f"{what}: on {mine.device}, torch {theirs.device}"
     bound = CPU_PATH_ULPS.get((op, theirs.dtype), 0) if theirs.device.type == "cpu" else 0
     distance = ulp_distance(theirs.detach().cpu(), mine.detach().cpu())

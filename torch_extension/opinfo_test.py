@@ -2,7 +2,7 @@
 OpInfo of op_db whose op the extension registers (div in each rounding
 mode, true_divide, the comparisons, ...), over its reference_inputs on
 every dtype torch lists for it on the CPU (and on CUDA where a GPU is
-present), gives torch's dtype, shape and values bit for bit (NaN where
+present), gives torch's dtype, shape, strides and values bit for bit (NaN where
 torch has NaN), or raises where torch raises, with torch's error type; its
 error_inputs raise as torch's do. The few differences torch's own code
 paths leave in the last bits are bounded per op in TOLERANCE_ULP and stated
@@ -47,6 +47,10 @@ OURS_OF = {
 # with the measurement behind it. For complex results the unit is an ulp of
 # the larger finite part's magnitude; infinite and NaN parts, the sign of a
 # zero, and integers must match exactly whatever the bound.
+def torch_version():
+    return tuple(int(part) for part in torch.__version__.split("+")[0].split(".")[:2])
+
+
 _C64, _C128 = torch.complex64, torch.complex128
 TOLERANCE_ULP = {
     # Sleef's vectorized atan2 (1.0 ulp) in torch's vector loop, libm's in
@@ -54,25 +58,23 @@ TOLERANCE_ULP = {
     # gives float32.)
     **{("atan2", d, "cpu", path): 1 for d in (torch.float16, torch.bfloat16, torch.float32,
                                                torch.float64) for path in ("tensor", "scalar")},
-    # torch's scalar loop fuses (ac - bd) into a multiply-add, its vector
-    # loop does not; ours follows it where torch keeps the dimensions
-    # row-major (complex_products.h), not where it reorders them.
-    **{("mul", d, "cpu", path): 1 for d in (_C64, _C128) for path in ("tensor", "scalar")},
-    # Smith's algorithm: fused multiply-adds in torch's vector loop, the
-    # pairs of its scalar tails and ours; its scalar loop's other elements
-    # fuse only the denominator, which ours follows but where torch
-    # reorders the dimensions.
-    **{(op, _C64, "cpu", path): 2 for op in ("div.no_rounding_mode", "true_divide")
-       for path in ("tensor", "scalar")},
-    **{(op, _C128, "cpu", path): 1 for op in ("div.no_rounding_mode", "true_divide")
-       for path in ("tensor", "scalar")},
 }
 
-
-# Where a product of parts overflows, torch's fused scalar loop gives
-# (inf - inf) as -inf and its vector loop (and ours) NaN: for complex64 mul
-# on the CPU a non-finite part need only be non-finite on both sides.
-NONFINITE_ALIKE = {("mul", _C64, "cpu")}
+# The extension computes complex products and quotients as torch 2.15's
+# loops do, each element in the loop that computes it there
+# (complex_products.h): bit for bit. Older torches' loops are not modelled;
+# there these bounds hold (torch 2.11), and where a product of parts
+# overflows, torch's fused loop gives (inf - inf) as -inf and its vector
+# loop NaN: for complex64 mul a non-finite part need only be non-finite on
+# both sides.
+NONFINITE_ALIKE = set()
+if torch_version() < (2, 15):
+    TOLERANCE_ULP.update({
+        **{("mul", d, "cpu", path): 1 for d in (_C64, _C128) for path in ("tensor", "scalar")},
+        **{(op, d, "cpu", path): 2 if d == _C64 else 1 for d in (_C64, _C128)
+           for op in ("div.no_rounding_mode", "true_divide") for path in ("tensor", "scalar")},
+    })
+    NONFINITE_ALIKE = {("mul", _C64, "cpu")}
 
 
 def opinfos():
@@ -123,9 +125,11 @@ def judge(opinfo, sample):
         mine = call_ours(opinfo, sample)
     except Exception as e:  # noqa: BLE001
         return Outcome("raised", f"{type(e).__name__}: {str(e).splitlines()[0]}")
-    if mine.dtype != theirs.dtype or mine.shape != theirs.shape or mine.device != theirs.device:
-        return Outcome("wrong", f"{mine.dtype} {tuple(mine.shape)} {mine.device}, torch "
-                       f"{theirs.dtype} {tuple(theirs.shape)} {theirs.device}")
+    if (mine.dtype != theirs.dtype or mine.shape != theirs.shape or mine.device != theirs.device
+            or mine.stride() != theirs.stride()):
+        return Outcome("wrong", f"{mine.dtype} {tuple(mine.shape)} strides {mine.stride()} "
+                       f"{mine.device}, torch {theirs.dtype} {tuple(theirs.shape)} strides "
+                       f"{theirs.stride()} {theirs.device}")
     path = ("alpha" if sample.kwargs.get("alpha", 1) != 1 else
             "scalar" if not all(torch.is_tensor(x) for x in (sample.input, *sample.args))
             else "tensor")
@@ -164,9 +168,6 @@ def overflowing_before_2_15(op, a, b, theirs):
     quotient = a.to(torch.float64) / b.to(torch.float64)
     return quotient.abs() > torch.finfo(wide).max
 
-
-def torch_version():
-    return tuple(int(part) for part in torch.__version__.split("+")[0].split(".")[:2])
 
 def describe(sample):
     def one(x):

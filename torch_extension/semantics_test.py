@@ -7,6 +7,7 @@ out= of another dtype rounded once whatever its layout. CUDA cases run
 where a GPU is present.
 """
 
+import itertools
 import sys
 
 import numpy as np
@@ -20,9 +21,11 @@ ours = torch.ops.oneflow_promote
 
 
 
-def same(theirs, mine, what):
+def same(theirs, mine, what, strides=True):
     assert mine.dtype == theirs.dtype, f"{what}: dtype {mine.dtype}, torch {theirs.dtype}"
     assert mine.shape == theirs.shape, f"{what}: shape {mine.shape}, torch {theirs.shape}"
+    assert not strides or mine.stride() == theirs.stride(), (
+        f"{what}: strides {mine.stride()}, torch {theirs.stride()}")
     torch.testing.assert_close(mine.cpu(), theirs.cpu(), rtol=0, atol=0, equal_nan=True,
                                msg=lambda m: f"{what}: {m}")
 
@@ -195,6 +198,64 @@ def test_ranks_beyond_eight(device):
              f"rank {rank} strided out=")
 
 
+def layouts(dtype, device):
+    """Operands broadcasting to (2, 3, 4, 5) in the layouts by which
+    TensorIterator orders its walk and lays out its result."""
+    g = torch.Generator().manual_seed(5)
+
+    def new(*shape):
+        return torch.randint(-8, 9, shape, generator=g).to(dtype).to(device)
+
+    return {
+        "contiguous": new(2, 3, 4, 5),
+        "transposed": new(2, 3, 5, 4).transpose(2, 3),
+        "permuted": new(5, 3, 2, 4).permute(2, 1, 3, 0),
+        "channels-last": new(2, 3, 4, 5).contiguous(memory_format=torch.channels_last),
+        "sliced": new(2, 3, 4, 10)[..., ::2],
+        "permuted and sliced": new(5, 3, 2, 8).permute(2, 1, 3, 0)[:, :, ::2],
+        "broadcast": new(1, 3, 1, 5),
+        "lower rank, transposed": new(5, 4).t(),
+        "0-d": new(),
+    }
+
+
+def on_meta(t):
+    return torch.empty_strided(t.size(), t.stride(), dtype=t.dtype, device="meta")
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_results_have_torchs_layout(device):
+    # A transposed operand gives a transposed result, channels-last ones a
+    # channels-last one, as TensorIterator decides; out= that is resized
+    # too; the Meta kernel says what the CPU's does. Mixed dtypes: an input
+    # converted on the CPU is read from a copy whose layout decides (on CUDA
+    # it is read in place, which a meta tensor cannot tell).
+    checked = 0
+    for a_dtype, b_dtype in ((torch.float32, torch.float32), (torch.int32, torch.float64)):
+        a_layouts, b_layouts = layouts(a_dtype, device), layouts(b_dtype, device)
+        for (a_name, a), (b_name, b) in itertools.product(a_layouts.items(), b_layouts.items()):
+            for op in ("add", "mul", "div", "eq", "maximum", "logical_or"):
+                result_dtype = getattr(torch, op)(a, b).dtype
+                for form, call in (
+                        ("", lambda m, a, b: getattr(m, op)(a, b)),
+                        (" out= resized", lambda m, a, b: getattr(m, op)(
+                            a, b, out=torch.empty(0, dtype=result_dtype, device=a.device))),
+                        (" Python scalar", lambda m, a, b: getattr(m, op)(a, 2))):
+                    if form == " Python scalar" and op in ("maximum", "logical_or"):
+                        continue
+                    what = f"{op}({a_dtype} {a_name}, {b_dtype} {b_name}){form}"
+                    theirs = call(torch, a, b)
+                    same(theirs, call(ours, a, b), what)
+                    checked += 1
+                    if device != "cpu":
+                        continue
+                    # (torch's own Meta kernel lays out out= it resizes contiguously.)
+                    mine = call(ours, on_meta(a), on_meta(b))
+                    assert ((mine.dtype, mine.shape, mine.stride())
+                            == (theirs.dtype, theirs.shape, theirs.stride())), what + " on meta"
+    assert checked > 2000
+
+
 @pytest.mark.parametrize("device", DEVICES)
 def test_out_of_another_dtype_rounds_once_whatever_its_layout(device):
     # 1 + 2^-11 + 2^-40 in float64 lies just above the halfway point between
@@ -212,9 +273,13 @@ def test_out_of_another_dtype_rounds_once_whatever_its_layout(device):
         "resized from empty": torch.empty(0, dtype=torch.float16, device=device),
     }
     for what, out in layouts.items():
-        same(expected, ours.add(a, b, out=out), f"out= {what}")
+        twin = torch.empty_strided(out.size(), out.stride(), dtype=out.dtype, device=device)
+        mine = ours.add(a, b, out=out)
+        same(expected, mine, f"out= {what}", strides=False)
+        assert mine.stride() == torch.add(a, b, out=twin).stride(), what
     self_ = torch.zeros(6, 4, dtype=torch.float16, device=device).t()
-    same(expected, ours.add_(self_, ours.add(a, b)), "in place into a transposed float16 self")
+    same(expected, ours.add_(self_, ours.add(a, b)), "in place into a transposed float16 self",
+         strides=False)
 
 
 if __name__ == "__main__":

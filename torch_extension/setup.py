@@ -65,6 +65,7 @@ EXTENSION_SOURCES = [
     "torch_extension/internal/complex_products.cc",
     "torch_extension/internal/fast_path.cc",
     "torch_extension/internal/functionalize.cc",
+    "torch_extension/internal/iteration_order.cc",
     "torch_extension/internal/kernels.cc",
     "torch_extension/internal/maximum_ties.cc",
     "torch_extension/internal/overloads.cc",

@@ -125,8 +125,8 @@ void RunWithAlpha(const OpCall& call, const AlphaSteps& steps, const KernelOpera
   const Run run_first = steps_first ? Run(run_steps) : Run(run_fused);
   const Run run_second = steps_first ? Run(run_fused) : Run(run_steps);
   const at::Tensor first = at::empty(target.sizes(), target.options());
-  if (!RunOverRanges(operands, TorchType(dtypes.compute), first_ranges, first, kMostRangeCalls,
-                     run_first)) {
+  if (!RunOverRanges(call.op, operands, TorchType(dtypes.compute), first_ranges, first,
+                     kMostRangeCalls, run_first)) {
     run_first(operands.views, first);
   }
   run_second(operands.views, target);

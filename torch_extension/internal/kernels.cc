@@ -1,6 +1,7 @@
 // The CPU, CUDA and Meta kernels of every overload: one prologue (dtypes by
 // InferOpDTypes once per call, the broadcast shape, out= and in-place
-// checks as TensorIterator makes them), then the library's functional
+// checks as TensorIterator makes them, the result laid out and the call
+// walked as it does: iteration_order.h), then the library's functional
 // frontend on views of the tensors' storage, and on the CPU where
 // PyTorch's loops round or tie otherwise, their answers (alpha_steps.h,
 // complex_products.h, maximum_ties.h, remainder_nans.h).
@@ -28,6 +29,7 @@
 #include "torch_extension/internal/alpha_steps.h"
 #include "torch_extension/internal/complex_products.h"
 #include "torch_extension/internal/fast_path.h"
+#include "torch_extension/internal/iteration_order.h"
 #include "torch_extension/internal/maximum_ties.h"
 #include "torch_extension/internal/remainder_nans.h"
 #include "torch_extension/internal/tensor_views.h"
@@ -95,6 +97,13 @@ void CheckOverlap(const OpCall& call) {
 at::Tensor Empty(at::IntArrayRef shape, at::ScalarType type, const c10::Device& device) {
   if (device.is_cpu()) return at::detail::empty_cpu(shape, type);
   return at::empty(shape, at::TensorOptions().dtype(type).device(device));
+}
+
+// The same with these strides.
+at::Tensor EmptyStrided(at::IntArrayRef shape, at::IntArrayRef strides, at::ScalarType type,
+                        const c10::Device& device) {
+  if (device.is_cpu()) return at::detail::empty_strided_cpu(shape, strides, type);
+  return at::empty_strided(shape, strides, at::TensorOptions().dtype(type).device(device));
 }
 
 bool IsOne(const c10::Scalar& alpha) {
@@ -196,47 +205,14 @@ OpDTypes InferDTypes(const OpCall& call, DType default_dtype) {
   return dtypes;
 }
 
-at::Tensor RunOnDevice(const OpCall& call) {
-  if (TakesFastPath(call)) return RunFastPath(call);
-  // The at:: calls below (views, copies) are part of this kernel: no
-  // autograd of their own, and no version counts (the extension's
-  // ADInplaceOrView kernel counts the write).
-  const at::AutoDispatchBelowADInplaceOrView below_autograd;
-  if (call.destination.defined()) CheckOverlap(call);
-  // The broadcast shape; operands of one shape (the common case) have it.
-  const at::Tensor* first = nullptr;
-  bool same_shape = true;
-  for (const Operand& operand : call.operands) {
-    if (operand.tensor == nullptr) continue;
-    if (first == nullptr) first = operand.tensor;
-    same_shape &= operand.tensor->sizes() == first->sizes();
-  }
-  at::DimVector shape(first->sizes().begin(), first->sizes().end());
-  if (!same_shape) {
-    for (const Operand& operand : call.operands) {
-      if (operand.tensor != nullptr)
-        shape = at::infer_size_dimvector(shape, operand.tensor->sizes());
-    }
-  }
-  const int64_t numel = c10::multiply_integers(shape);
-  const DType default_dtype = DefaultDType();
-  const OpDTypes dtypes = InferDTypes(call, default_dtype);
-  const c10::Device device = CallDevice(call);
-  c10::OptionalDeviceGuard guard;
-  if (device.is_cuda()) guard.reset_device(device);
-  const at::ScalarType result_type = TorchType(dtypes.result);
-  at::Tensor destination = call.destination;
-  if (destination.defined()) {
-    CheckDestination(call, dtypes.result, c10::fromIntArrayRefSlow(shape));
-    TORCH_CHECK(destination.device() == device, call.overload->base,
-                "(): ", call.overload->variant == Variant::kOut ? "out=" : "self", " is on ",
-                destination.device().str(), " but the result is on ", device.str());
-    if (call.overload->variant == Variant::kOut) at::native::resize_output(destination, shape);
-  } else {
-    destination = Empty(shape, result_type, device);
-  }
-  if (numel == 0) return destination;
+namespace {
 
+// Runs a call whose operands and destination (out= or self, or the result
+// `destination`) are walked in row-major order as torch walks them.
+void RunInOrder(const OpCall& call, at::IntArrayRef shape, const OpDTypes& dtypes,
+                DType default_dtype, const c10::Device& device, const at::Tensor& destination) {
+  const int64_t numel = c10::multiply_integers(shape);
+  const at::ScalarType result_type = TorchType(dtypes.result);
   functional::OpOptions options;
   options.promotion.default_dtype = default_dtype;
   options.context = CurrentTorchContext(device);
@@ -245,7 +221,7 @@ at::Tensor RunOnDevice(const OpCall& call) {
   // (copies, no conversion).
   const bool flatten = static_cast<int>(shape.size()) > kMaxCastRank;
   KernelOperands operands;
-  operands.shape = flatten ? at::DimVector{numel} : shape;
+  operands.shape = flatten ? at::DimVector{numel} : at::DimVector(shape.begin(), shape.end());
   absl::InlinedVector<Tensor, 3>& views = operands.views;
   for (size_t i = 0; i < call.operands.size(); ++i) {
     const Operand& operand = call.operands[i];
@@ -295,6 +271,65 @@ at::Tensor RunOnDevice(const OpCall& call) {
   WriteNaNs(vector_loop_nans, target);
   WriteProducts(fused_products, target);
   if (!direct) WriteInto(target, destination, options.context);
+}
+
+}  // namespace
+
+at::Tensor RunOnDevice(const OpCall& call) {
+  if (TakesFastPath(call)) return RunFastPath(call);
+  // The at:: calls below (views, copies) are part of this kernel: no
+  // autograd of their own, and no version counts (the extension's
+  // ADInplaceOrView kernel counts the write).
+  const at::AutoDispatchBelowADInplaceOrView below_autograd;
+  if (call.destination.defined()) CheckOverlap(call);
+  // The broadcast shape; operands of one shape (the common case) have it.
+  const at::Tensor* first = nullptr;
+  bool same_shape = true;
+  for (const Operand& operand : call.operands) {
+    if (operand.tensor == nullptr) continue;
+    if (first == nullptr) first = operand.tensor;
+    same_shape &= operand.tensor->sizes() == first->sizes();
+  }
+  at::DimVector shape(first->sizes().begin(), first->sizes().end());
+  if (!same_shape) {
+    for (const Operand& operand : call.operands) {
+      if (operand.tensor != nullptr)
+        shape = at::infer_size_dimvector(shape, operand.tensor->sizes());
+    }
+  }
+  const DType default_dtype = DefaultDType();
+  const OpDTypes dtypes = InferDTypes(call, default_dtype);
+  const c10::Device device = CallDevice(call);
+  c10::OptionalDeviceGuard guard;
+  if (device.is_cuda()) guard.reset_device(device);
+  const at::ScalarType result_type = TorchType(dtypes.result);
+  const at::ScalarType common = TorchType(dtypes.compute);
+  at::Tensor destination = call.destination;
+  bool resized = false;
+  if (destination.defined()) {
+    CheckDestination(call, dtypes.result, c10::fromIntArrayRefSlow(shape));
+    TORCH_CHECK(destination.device() == device, call.overload->base,
+                "(): ", call.overload->variant == Variant::kOut ? "out=" : "self", " is on ",
+                destination.device().str(), " but the result is on ", device.str());
+    if (call.overload->variant == Variant::kOut) {
+      resized = at::native::resize_output(destination, shape);
+    }
+  }
+  // The result's layout and the walk's order, as TensorIterator's.
+  const IterationOrder<int64_t> order = TorchIterationOrder<int64_t>(call, shape, common, resized);
+  if (!destination.defined()) {
+    destination = EmptyStrided(shape, order.result_strides, result_type, device);
+  } else if (resized && destination.strides() != order.result_strides) {
+    destination.as_strided_(shape, order.result_strides);
+  }
+  if (c10::multiply_integers(shape) == 0) return destination;
+  if (order.row_major()) {
+    RunInOrder(call, shape, dtypes, default_dtype, device, destination);
+  } else {
+    const CallInOrder in_order(call, shape, order.dims, common);
+    RunInOrder(in_order.call(), in_order.shape(), dtypes, default_dtype, device,
+               destination.permute(order.dims));
+  }
   return destination;
 }
 
@@ -322,14 +357,19 @@ ShapeAndDTypes InferShapeAndDTypes(const OpCall& call) {
 
 at::Tensor RunOnMeta(const OpCall& call) {
   const ShapeAndDTypes inferred = InferShapeAndDTypes(call);
+  const at::ScalarType common = TorchType(inferred.dtypes.compute);
   if (!call.destination.defined()) {
-    return at::empty_symint(
+    return at::empty_strided_symint(
         inferred.shape,
+        TorchIterationOrder<c10::SymInt>(call, inferred.shape, common, false).result_strides,
         at::TensorOptions().dtype(TorchType(inferred.dtypes.result)).device(c10::kMeta));
   }
   CheckDestination(call, inferred.dtypes.result, inferred.shape);
-  if (call.overload->variant == Variant::kOut) {
-    at::native::resize_output_symint(call.destination, inferred.shape);
+  if (call.overload->variant == Variant::kOut &&
+      at::native::resize_output_symint(call.destination, inferred.shape)) {
+    call.destination.as_strided__symint(
+        inferred.shape,
+        TorchIterationOrder<c10::SymInt>(call, inferred.shape, common, true).result_strides);
   }
   return call.destination;
 }

@@ -47,7 +47,7 @@ void RunTiesAsTorch(ops::Op op, const KernelOperands& operands, const ElementRan
   const auto run_again = [&](absl::Span<const Tensor> views, const at::Tensor& into) {
     RunBinary(op, views, !swap_whole, dtypes, into, options);
   };
-  if (RunOverRanges(operands, TorchType(dtypes.compute), again, target, kMostRangeCalls,
+  if (RunOverRanges(op, operands, TorchType(dtypes.compute), again, target, kMostRangeCalls,
                     run_again)) {
     return;
   }

@@ -11,13 +11,10 @@
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
+#include "torch_extension/internal/iteration_order.h"
 #include "torch_extension/internal/tensor_views.h"
 
 namespace oneflow_promote::torch_extension {
-
-bool ReadFromContiguousCopy(const at::Tensor& t, at::ScalarType common) {
-  return t.scalar_type() != common && !t.is_non_overlapping_and_dense();
-}
 
 namespace {
 
@@ -49,41 +46,27 @@ VectorRows VectorRowsOf(const OpCall& call, at::IntArrayRef shape, at::ScalarTyp
   // Per operand: its strides as the kernel reads it (a Python scalar's
   // are all 0).
   absl::InlinedVector<absl::InlinedVector<int64_t, 8>, 3> strides;
-  for (const Operand& operand : call.operands) {
-    const at::Tensor* t = operand.tensor;
+  for (size_t i = 0; i < call.operands.size(); ++i) {
+    const at::Tensor* t = call.operands[i].tensor;
     if (t == nullptr) {
       strides.emplace_back(rank, 0);
       continue;
     }
-    std::vector<int64_t> own = t->strides().vec();
-    if (ReadFromContiguousCopy(*t, common)) {
-      for (int64_t d = t->dim() - 1, step = 1; d >= 0; step *= t->size(d--)) own[d] = step;
-    }
-    strides.push_back(along_result(*t, own));
+    strides.push_back(along_result(*t, ReadFromConvertedCopy(call.op, i, *t, common)
+                                           ? at::IntArrayRef(ConvertedCopyStrides(*t))
+                                           : t->strides()));
   }
-  // TensorIterator's operands: out= or self first, then the inputs.
-  const bool strided_destination = call.destination.defined() && !call.destination.is_contiguous();
+  // TensorIterator's operands: out= or self first (unless it is written
+  // through a contiguous copy), then the inputs.
+  const bool strided_destination = call.destination.defined() &&
+                                   !call.destination.is_contiguous() &&
+                                   !WrittenThroughCopy(call, common);
   const absl::InlinedVector<int64_t, 8> destination =
       strided_destination ? along_result(call.destination, call.destination.strides())
                           : absl::InlinedVector<int64_t, 8>();
   absl::InlinedVector<const absl::InlinedVector<int64_t, 8>*, 4> all_strides;
   if (strided_destination) all_strides.push_back(&destination);
   for (const auto& along : strides) all_strides.push_back(&along);
-  // TensorIterator orders each pair of dimensions by the first operand
-  // whose strides along both are nonzero (a contiguous destination orders
-  // them row-major). Where such strides fall the wrong way or tie, it
-  // reorders the dimensions, and which loop it takes is not told.
-  if (!call.destination.defined() || strided_destination) {
-    for (int64_t outer = 0; outer < rank; ++outer) {
-      for (int64_t inner = outer + 1; inner < rank; ++inner) {
-        for (const auto* along : all_strides) {
-          if ((*along)[outer] == 0 || (*along)[inner] == 0) continue;
-          if ((*along)[outer] <= (*along)[inner]) return {};
-          break;
-        }
-      }
-    }
-  }
   // The innermost dimension, and those that coalesce with it: every operand
   // steps on from the last one (or repeats in both).
   VectorRows rows{1};
@@ -288,7 +271,7 @@ void CopyRanges(const at::Tensor& from, const ElementRanges& ranges, const at::T
   }
 }
 
-bool RunOverRanges(const KernelOperands& operands, at::ScalarType common,
+bool RunOverRanges(ops::Op op, const KernelOperands& operands, at::ScalarType common,
                    const ElementRanges& ranges, const at::Tensor& target, size_t most_calls,
                    c10::function_ref<void(absl::Span<const Tensor>, const at::Tensor&)> run) {
   const at::IntArrayRef shape = operands.shape;
@@ -304,9 +287,11 @@ bool RunOverRanges(const KernelOperands& operands, at::ScalarType common,
     }
   }
   absl::InlinedVector<at::Tensor, 3> sources;
-  for (const at::Tensor& source : operands.sources) {
-    sources.push_back(
-        source.defined() && ReadFromContiguousCopy(source, common) ? source.contiguous() : source);
+  for (size_t i = 0; i < operands.sources.size(); ++i) {
+    const at::Tensor& source = operands.sources[i];
+    sources.push_back(source.defined() && ReadFromConvertedCopy(op, i, source, common)
+                          ? ConvertedCopyLayout(source)
+                          : source);
   }
   const at::Tensor flat = target.view(-1);
   for (const auto& [begin, end] : cut) {

@@ -26,17 +26,12 @@ namespace oneflow_promote::torch_extension {
 // Ranges [begin, end) of a result's elements in row-major order.
 using ElementRanges = std::vector<std::pair<int64_t, int64_t>>;
 
-// Whether TensorIterator reads the operand from a contiguous copy: one of
-// another dtype than the `common` one it computes in, unless it is dense
-// (the copy then keeps its strides).
-bool ReadFromContiguousCopy(const at::Tensor& t, at::ScalarType common);
-
 // The element ranges of a call's result (shaped `shape`) that PyTorch
 // 2.15's CPU kernel, computing in `common`, runs in its vector loop, 64
 // bytes (two AVX2 vectors) a step: in each thread's range of
 // at::parallel_for, each row's piece but its last elements short of a step.
-// None where torch runs without vectors, or where the rows cannot be told:
-// a strided operand of the common dtype, or a strided result.
+// The call is walked in row-major order (iteration_order.h). None where
+// torch runs without vectors.
 ElementRanges TorchVectorRanges(const OpCall& call, at::IntArrayRef shape, at::ScalarType common);
 
 // The elements of add and sub with alpha in float32 or float64 that
@@ -83,10 +78,11 @@ void CopyRanges(const at::Tensor& from, const ElementRanges& ranges, const at::T
 // `target`'s (contiguous, shaped as the result) as a 1-D tensor. A range
 // is cut where a row of the result's innermost dimension ends, along which
 // every operand steps by one stride. An operand TensorIterator reads from
-// a contiguous copy (computing in `common`) is read from one here too.
+// a copy of another layout (computing in `common`) is read from one here
+// too.
 // Runs nothing and returns false where that makes more than `most_calls`
 // calls.
-bool RunOverRanges(const KernelOperands& operands, at::ScalarType common,
+bool RunOverRanges(ops::Op op, const KernelOperands& operands, at::ScalarType common,
                    const ElementRanges& ranges, const at::Tensor& target, size_t most_calls,
                    c10::function_ref<void(absl::Span<const Tensor>, const at::Tensor&)> run);
 

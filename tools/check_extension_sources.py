@@ -33,6 +33,8 @@ def setup_sources():
         name = node.targets[0].id
         if name in LISTS:
             sources.update(ast.literal_eval(node.value))
+        elif name == "OWN_FLAGS_SOURCES":
+            sources.update(source for source, _ in ast.literal_eval(node.value))
         elif name == "ISA_SOURCES":
             sources.update(source for pairs in ast.literal_eval(node.value).values()
                            for source, _ in pairs)

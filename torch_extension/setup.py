@@ -54,7 +54,6 @@ LIBRARY_SOURCES = [
     "oneflow_promote/ops/framework_op_rules.cc",
     "oneflow_promote/ops/op_rules.cc",
     "functional/tensor.cc",
-    "functional/op_kernels.cc",
     "functional/functional.cc",
     "functional/torch_tensor_traits.cc",
 ]
@@ -74,9 +73,12 @@ EXTENSION_SOURCES = [
     "torch_extension/internal/tensor_views.cc",
     "torch_extension/internal/vector_loops.cc",
 ]
-# The cast kernels for a wider ISA of the build machine's architecture,
-# compiled apart with their own flags, as in Bazel and CMake (cpp_extension
-# gives every source the same ones); chosen at run time.
+# Sources compiled apart with flags of their own, as in Bazel and CMake
+# (cpp_extension gives every source the same ones): the ops' CPU kernels,
+# whose loops vectorize only where floating point may not trap, and the
+# cast kernels for a wider ISA of the build machine's architecture, chosen
+# at run time.
+OWN_FLAGS_SOURCES = [("functional/op_kernels.cc", ["-fno-trapping-math"])]
 ISA_SOURCES = {
     "x86_64": [
         ("kernels/internal/cpu_cast_avx2.cc", ["-mavx2", "-mf16c"]),
@@ -108,15 +110,15 @@ def pkg_config(*args):
                  "apt-get install libabsl-dev pkg-config")
 
 
-ISA_SOURCE_LIST = ISA_SOURCES.get({"amd64": "x86_64", "arm64": "aarch64"}.get(
+APART = OWN_FLAGS_SOURCES + ISA_SOURCES.get({"amd64": "x86_64", "arm64": "aarch64"}.get(
     os.uname().machine.lower(), os.uname().machine.lower()), [])
 CXX_FLAGS = ["-O3", "-g0", "-fopenmp", "-DFMT_HEADER_ONLY", "-Wno-unused-function"]
 
 
 class BuildExtension(cpp_extension.BuildExtension):
-    """cpp_extension's build, with the wider ISA's cast kernels compiled
-    with their own flags; then the Abseil shared libraries _C.so loads
-    copied beside it."""
+    """cpp_extension's build, with the sources of OWN_FLAGS_SOURCES and
+    ISA_SOURCES compiled with their own flags; then the Abseil shared
+    libraries _C.so loads copied beside it."""
 
     def finalize_options(self):
         super().finalize_options()
@@ -126,18 +128,18 @@ class BuildExtension(cpp_extension.BuildExtension):
 
     def build_extension(self, ext):
         # Side by side, each in a folder of its own (cpp_extension writes a
-        # build.ninja per compile call): they are the two longest compiles.
-        def compile_isa(item):
-            source, isa_flags = item
-            flags = ext.extra_compile_args_cxx + isa_flags
+        # build.ninja per compile call): they are the longest compiles.
+        def compile_apart(item):
+            source, own_flags = item
+            flags = ext.extra_compile_args_cxx + own_flags
             return self.compiler.compile(
                 [os.path.join(ROOT, source)],
                 output_dir=os.path.join(self.build_temp, os.path.basename(source)),
                 include_dirs=ext.include_dirs,
                 extra_postargs={"cxx": flags, "nvcc": []} if ext.cuda else flags)
 
-        with concurrent.futures.ThreadPoolExecutor(max(1, len(ISA_SOURCE_LIST))) as pool:
-            for objects in pool.map(compile_isa, ISA_SOURCE_LIST):
+        with concurrent.futures.ThreadPoolExecutor(len(APART)) as pool:
+            for objects in pool.map(compile_apart, APART):
                 ext.extra_objects = list(ext.extra_objects or []) + objects
         super().build_extension(ext)
 

@@ -122,6 +122,62 @@ bool UseAvx2Blocks() {
 }
 #endif
 
+// remainder and floor division of floats and doubles (the narrow floats'
+// in float, where they take no rounding steps: remainder, and floor
+// division by a single element): r[i] = Binary of x's and y's i-th
+// elements (or first, where one repeats) for i < m, on Fmod's branch-free
+// path (FmodDivisionInRange), a loop that vectorizes, then by Binary for
+// the few elements off it (quotients too large for it, zero or non-finite
+// divisors, NaN). x and y are read after r is written: they must not
+// overlap it.
+template <ops::Op kOp, typename T, bool kScalarDivisor, typename M>
+[[gnu::always_inline]] inline void FmodDivisionLoop(const M* x, bool repeat_x, const M* y,
+                                                    bool repeat_y, int64_t m, M* r,
+                                                    bool& zero_division) {
+  int off_path = 0;  // an int: GCC 12 vectorizes no reduction into a bool
+  LoopTwo(
+      repeat_x, repeat_y, m, [&](int64_t i, int64_t ix, int64_t iy) __attribute__((always_inline)) {
+        bool exact;
+        r[i] = FmodDivisionInRange<kOp>(x[ix], y[iy], exact);
+        off_path |= !exact;
+      });
+  for (int64_t i = 0; off_path != 0 && i < m; ++i) {
+    const M xi = x[repeat_x ? 0 : i], yi = y[repeat_y ? 0 : i];
+    bool exact;
+    FmodInRange(xi, yi, exact);
+    if (!exact) r[i] = Binary<kOp, T, kScalarDivisor>(xi, yi, zero_division);
+  }
+}
+
+// Whether FmodDivisionLoop computes op of T (by a single element where
+// kScalarDivisor).
+template <ops::Op kOp, typename T, bool kScalarDivisor>
+constexpr bool kFmodDivisionLoops = IsFmodDivision(kOp) &&
+                                    (std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                                     (kIsNarrowFloat<T> &&
+                                      (kOp == ops::Op::kRemainder || kScalarDivisor)));
+
+// FmodDivisionLoop over float32 and float64 inputs, a chunk at a time into
+// the stack (out= may be an input).
+template <ops::Op kOp, typename T, bool kScalarDivisor = false>
+[[gnu::always_inline]] inline void FmodDivisionBody(const void* const* inputs,
+                                                    const bool* broadcast, void* out, int64_t n,
+                                                    bool& zero_division) {
+  constexpr int64_t kChunk = 64;
+  const T* a = static_cast<const T*>(inputs[0]);
+  const T* b = static_cast<const T*>(inputs[1]);
+  const bool repeat_b = kScalarDivisor || broadcast[1];
+  T* o = static_cast<T*>(out);
+  for (int64_t begin = 0; begin < n; begin += kChunk) {
+    const int64_t m = std::min(kChunk, n - begin);
+    T answers[kChunk];
+    FmodDivisionLoop<kOp, T, kScalarDivisor>(broadcast[0] ? a : a + begin, broadcast[0],
+                                             repeat_b ? b : b + begin, repeat_b, m, answers,
+                                             zero_division);
+    std::memcpy(o + begin, answers, m * sizeof(T));
+  }
+}
+
 // A body's block kernel: with kAvx2, its AVX2 copy where the CPU has AVX2
 // (the bodies whose loops vectorize: over bool, integers, float32 and
 // float64, and the narrow floats' float32 loops).
@@ -181,20 +237,26 @@ template <ops::Op kOp, typename T, bool kScalarDivisor = false>
     b[0] = Math<T>::Load(b_in[0]);
   }
   bool zero = false;
-  ForEachWidenedChunk(a_in, b_in, broadcast[0], single_b, n, a, b, [&](int64_t start, int64_t len) {
+  // Inlined, so that the loops are compiled for the block's ISA.
+  const auto compute = [&](int64_t start, int64_t len) __attribute__((always_inline)) {
     S* o = static_cast<S*>(out) + start;
-    LoopTwo(
-        broadcast[0], single_b,
-        len, [&](int64_t i, int64_t ia, int64_t ib) __attribute__((always_inline)) {
-          const R value = Binary<kOp, T, kScalarDivisor>(a[ia], b[ib], zero);
-          if constexpr (std::is_same_v<S, T>) {
-            r[i] = value;
-          } else {
-            o[i] = value;
-          }
-        });
+    if constexpr (kFmodDivisionLoops<kOp, T, kScalarDivisor>) {
+      FmodDivisionLoop<kOp, T, kScalarDivisor>(a, broadcast[0], b, single_b, len, r, zero);
+    } else {
+      LoopTwo(
+          broadcast[0], single_b,
+          len, [&](int64_t i, int64_t ia, int64_t ib) __attribute__((always_inline)) {
+            const R value = Binary<kOp, T, kScalarDivisor>(a[ia], b[ib], zero);
+            if constexpr (std::is_same_v<S, T>) {
+              r[i] = value;
+            } else {
+              o[i] = value;
+            }
+          });
+    }
     if constexpr (std::is_same_v<S, T>) narrow(r, o, 0, len);
-  });
+  };
+  ForEachWidenedChunk(a_in, b_in, broadcast[0], single_b, n, a, b, compute);
   if (zero) zero_division = true;
 }
 
@@ -330,6 +392,10 @@ BlockFn BinaryBlockFor() {
 #endif
       return BestBlock<&NarrowFloatBinaryBody<kOp, T, kScalarDivisor>, true>();
     }
+  }
+  if constexpr (kFmodDivisionLoops<kOp, T, kScalarDivisor> && !kIsNarrowFloat<T>) {
+    if (!BaselineBlocksForced())
+      return BestBlock<&FmodDivisionBody<kOp, T, kScalarDivisor>, true>();
   }
   return BestBlock<&BinaryBlockBody<kOp, T, kScalarDivisor>, std::is_arithmetic_v<T>>();
 }

@@ -174,15 +174,7 @@ ONEFLOW_PROMOTE_OPS_INLINE M Select(bool c, M x, M y) {
 #if defined(__CUDA_ARCH__)
   return c ? x : y;
 #else
-  using U = std::conditional_t<sizeof(M) == 4, uint32_t, uint64_t>;
-  U ux, uy;
-  std::memcpy(&ux, &x, sizeof x);
-  std::memcpy(&uy, &y, sizeof y);
-  const U mask = U{0} - static_cast<U>(c);
-  const U bits = (ux & mask) | (uy & ~mask);
-  M selected;
-  std::memcpy(&selected, &bits, sizeof selected);
-  return selected;
+  return SelectBits(c, x, y);
 #endif
 }
 
@@ -224,26 +216,34 @@ ONEFLOW_PROMOTE_OPS_INLINE M IntRemainder(M a, M b) {
     return static_cast<M>(a % b);
   }
 }
-// PyTorch's div_floor for floating point: exact floor of a/b where it can.
-// kRound: round each step to the storage type T, as PyTorch 2.15's Half and
-// BFloat16 arithmetic does for a tensor divisor (identity for float and
-// double); without it the steps run in float, as its reduced-float kernel
-// does for a single-element divisor.
+// PyTorch's div_floor for floating point: exact floor of a/b where it can,
+// from mod = fmod(a, b), for a nonzero b. kRound: round each step to the
+// storage type T, as PyTorch 2.15's Half and BFloat16 arithmetic does for a
+// tensor divisor (identity for float and double); without it the steps run
+// in float, as its reduced-float kernel does for a single-element divisor.
 template <typename T, bool kRound, typename M>
-ONEFLOW_PROMOTE_OPS_INLINE M FloatFloorDiv(M a, M b) {
+ONEFLOW_PROMOTE_OPS_ALWAYS_INLINE M FloorDivFromMod(M a, M b, M mod) {
   const auto r = [](M x) {
     if constexpr (kRound)
       return Math<T>::Load(Math<T>::Store(x));
     else
       return x;
   };
-  if (b == 0) return a / b;
-  const M mod = Fmod(a, b);
   M div = r(r(a - mod) / b);
   div = Select((mod != 0) & ((b < 0) != (mod < 0)), r(div - 1), div);
-  if (div == 0) return std::copysign(M(0), a / b);
   const M floor_div = std::floor(div);
-  return Select(r(div - floor_div) > M(0.5), r(floor_div + 1), floor_div);
+  return Select(div == 0, std::copysign(M(0), a / b),
+                Select(r(div - floor_div) > M(0.5), r(floor_div + 1), floor_div));
+}
+template <typename T, bool kRound, typename M>
+ONEFLOW_PROMOTE_OPS_INLINE M FloatFloorDiv(M a, M b) {
+  if (b == 0) return a / b;
+  return FloorDivFromMod<T, kRound>(a, b, Fmod(a, b));
+}
+// Python's remainder (the divisor's sign) from mod = fmod(a, b).
+template <typename M>
+ONEFLOW_PROMOTE_OPS_ALWAYS_INLINE M RemainderFromMod(M b, M mod) {
+  return Select((mod != 0) & ((b < 0) != (mod < 0)), M(mod + b), mod);
 }
 template <typename M>
 ONEFLOW_PROMOTE_OPS_INLINE M IntPow(M base, M exponent) {
@@ -403,12 +403,29 @@ ONEFLOW_PROMOTE_OPS_INLINE auto BinaryMath(OpTag<kOp>, M a, M b, bool& zero_divi
   } else if constexpr (kOp == Op::kDivTrunc) {
     return M(std::trunc(RoundTo<T>(M(a / b))));
   } else if constexpr (kOp == Op::kRemainder) {
-    const M mod = Fmod(a, b);
-    return Select((mod != 0) & ((b < 0) != (mod < 0)), M(mod + b), mod);
+    return RemainderFromMod(b, Fmod(a, b));
   } else {
     return FloatFloorDiv<T, !kScalarDivisor>(a, b);
   }
 }
+
+#if !defined(__CUDA_ARCH__)
+// remainder and floor division of float and double as BinaryMath computes
+// them, where Fmod's branch-free part holds (`exact` comes back true):
+// without a branch, so that a loop of them vectorizes.
+ONEFLOW_PROMOTE_OPS_INLINE constexpr bool IsFmodDivision(Op op) {
+  return op == Op::kDivFloor || op == Op::kFloorDivide || op == Op::kRemainder;
+}
+template <Op kOp, typename M, std::enable_if_t<IsFmodDivision(kOp), int> = 0>
+[[gnu::always_inline]] inline M FmodDivisionInRange(M a, M b, bool& exact) {
+  const M mod = FmodInRange(a, b, exact);  // in range: b is finite and nonzero
+  if constexpr (kOp == Op::kRemainder) {
+    return RemainderFromMod(b, mod);
+  } else {
+    return FloorDivFromMod<M, false>(a, b, mod);
+  }
+}
+#endif
 
 template <typename T, bool kScalarDivisor, typename M>
 ONEFLOW_PROMOTE_OPS_INLINE auto BinaryMath(OpTag<Op::kPow>, M a, M b, bool&) {

@@ -198,7 +198,7 @@ def test_ranks_beyond_eight(device):
              f"rank {rank} strided out=")
 
 
-def layouts(dtype, device):
+def operand_layouts(dtype, device):
     """Operands broadcasting to (2, 3, 4, 5) in the layouts by which
     TensorIterator orders its walk and lays out its result."""
     g = torch.Generator().manual_seed(5)
@@ -232,7 +232,7 @@ def test_results_have_torchs_layout(device):
     # it is read in place, which a meta tensor cannot tell).
     checked = 0
     for a_dtype, b_dtype in ((torch.float32, torch.float32), (torch.int32, torch.float64)):
-        a_layouts, b_layouts = layouts(a_dtype, device), layouts(b_dtype, device)
+        a_layouts, b_layouts = operand_layouts(a_dtype, device), operand_layouts(b_dtype, device)
         for (a_name, a), (b_name, b) in itertools.product(a_layouts.items(), b_layouts.items()):
             for op in ("add", "mul", "div", "eq", "maximum", "logical_or"):
                 result_dtype = getattr(torch, op)(a, b).dtype

@@ -74,9 +74,14 @@ def _complex_ulps(a, b, finite):
 # the extension follows, its vectorized or scalar complex division), as
 # opinfo_test.py measures them per path; on CUDA, and for every other (op,
 # dtype), results are bit for bit.
+def torch_version():
+    """(major, minor) of the torch in this process."""
+    return tuple(int(part) for part in torch.__version__.split("+")[0].split(".")[:2])
+
+
 CPU_PATH_ULPS = {**{("atan2", d): 1 for d in (torch.float16, torch.bfloat16, torch.float32,
                                               torch.float64)}}
-if tuple(int(part) for part in torch.__version__.split("+")[0].split(".")[:2]) < (2, 15):
+if torch_version() < (2, 15):
     CPU_PATH_ULPS.update({("div", torch.complex64): 2, ("div", torch.complex128): 1})
 
 

@@ -20,7 +20,7 @@ import pytest
 import torch
 
 import oneflow_promote_torch  # noqa: F401  (registers torch.ops.oneflow_promote)
-from bit_judge import same_refusal, ulp_distance
+from bit_judge import same_refusal, torch_version, ulp_distance
 from cuda_cases import DEVICES
 
 warnings.filterwarnings("ignore", category=UserWarning)
@@ -47,10 +47,6 @@ OURS_OF = {
 # with the measurement behind it. For complex results the unit is an ulp of
 # the larger finite part's magnitude; infinite and NaN parts, the sign of a
 # zero, and integers must match exactly whatever the bound.
-def torch_version():
-    return tuple(int(part) for part in torch.__version__.split("+")[0].split(".")[:2])
-
-
 _C64, _C128 = torch.complex64, torch.complex128
 TOLERANCE_ULP = {
     # Sleef's vectorized atan2 (1.0 ulp) in torch's vector loop, libm's in

@@ -27,9 +27,10 @@ namespace oneflow_promote::functional_internal {
 constexpr int64_t kNarrowGroup = 32;
 
 // The ops whose element function is a few vector instructions. The rounding
-// divisions, remainder, atan2 and pow run scalar code (fmod's fallback,
-// libm) that the groups do not speed up: they keep the chunks
-// (docs/tuning.md, kNarrowGroup).
+// divisions, remainder, atan2 and pow keep the chunks, where the groups did
+// not speed them up (docs/tuning.md, kNarrowGroup): remainder and floor
+// division by one element run FmodDivisionLoop there, the others scalar
+// code (libm, software rounding steps).
 constexpr bool GroupsPay(ops::Op op) {
   return !IsRoundingDivision(op) && op != ops::Op::kAtan2 && op != ops::Op::kPow;
 }

@@ -53,7 +53,7 @@ IterationOrder<Int> TorchIterationOrder(const OpCall& call, c10::ArrayRef<Int> s
 bool ReadFromConvertedCopy(ops::Op op, size_t position, const at::Tensor& t, at::ScalarType common);
 
 // That copy's strides, and a copy of `t` in its dtype with them: dense in
-// t's suggested memory format (contiguous, or channels-last).
+// the order of t's own strides (Tensor.to's at::infer_dense_strides).
 std::vector<int64_t> ConvertedCopyStrides(const at::Tensor& t);
 at::Tensor ConvertedCopyLayout(const at::Tensor& t);
 

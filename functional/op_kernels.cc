@@ -123,8 +123,7 @@ bool UseAvx2Blocks() {
 #endif
 
 // remainder and floor division of floats and doubles (the narrow floats'
-// in float, where they take no rounding steps: remainder, and floor
-// division by a single element): r[i] = Binary of x's and y's i-th
+// in float, their rounding steps by RoundTo): r[i] = Binary of x's and y's i-th
 // elements (or first, where one repeats) for i < m, on Fmod's branch-free
 // path (FmodDivisionInRange), a loop that vectorizes, then by Binary for
 // the few elements off it (quotients too large for it, zero or non-finite
@@ -138,7 +137,7 @@ template <ops::Op kOp, typename T, bool kScalarDivisor, typename M>
   LoopTwo(
       repeat_x, repeat_y, m, [&](int64_t i, int64_t ix, int64_t iy) __attribute__((always_inline)) {
         bool exact;
-        r[i] = FmodDivisionInRange<kOp>(x[ix], y[iy], exact);
+        r[i] = FmodDivisionInRange<kOp, T, kScalarDivisor>(x[ix], y[iy], exact);
         off_path |= !exact;
       });
   for (int64_t i = 0; off_path != 0 && i < m; ++i) {
@@ -149,13 +148,11 @@ template <ops::Op kOp, typename T, bool kScalarDivisor, typename M>
   }
 }
 
-// Whether FmodDivisionLoop computes op of T (by a single element where
-// kScalarDivisor).
-template <ops::Op kOp, typename T, bool kScalarDivisor>
+// Whether FmodDivisionLoop computes op of T.
+template <ops::Op kOp, typename T>
 constexpr bool kFmodDivisionLoops = IsFmodDivision(kOp) &&
                                     (std::is_same_v<T, float> || std::is_same_v<T, double> ||
-                                     (kIsNarrowFloat<T> &&
-                                      (kOp == ops::Op::kRemainder || kScalarDivisor)));
+                                     kIsNarrowFloat<T>);
 
 // FmodDivisionLoop over float32 and float64 inputs, a chunk at a time into
 // the stack (out= may be an input).
@@ -240,7 +237,7 @@ template <ops::Op kOp, typename T, bool kScalarDivisor = false>
   // Inlined, so that the loops are compiled for the block's ISA.
   const auto compute = [&](int64_t start, int64_t len) __attribute__((always_inline)) {
     S* o = static_cast<S*>(out) + start;
-    if constexpr (kFmodDivisionLoops<kOp, T, kScalarDivisor>) {
+    if constexpr (kFmodDivisionLoops<kOp, T>) {
       FmodDivisionLoop<kOp, T, kScalarDivisor>(a, broadcast[0], b, single_b, len, r, zero);
     } else {
       LoopTwo(
@@ -393,7 +390,7 @@ BlockFn BinaryBlockFor() {
       return BestBlock<&NarrowFloatBinaryBody<kOp, T, kScalarDivisor>, true>();
     }
   }
-  if constexpr (kFmodDivisionLoops<kOp, T, kScalarDivisor> && !kIsNarrowFloat<T>) {
+  if constexpr (kFmodDivisionLoops<kOp, T> && !kIsNarrowFloat<T>) {
     if (!BaselineBlocksForced())
       return BestBlock<&FmodDivisionBody<kOp, T, kScalarDivisor>, true>();
   }

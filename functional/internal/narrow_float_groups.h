@@ -26,13 +26,12 @@ namespace oneflow_promote::functional_internal {
 // ran 3x faster this way (docs/tuning.md, kNarrowGroup).
 constexpr int64_t kNarrowGroup = 32;
 
-// The ops whose element function is a few vector instructions. The rounding
-// divisions, remainder, atan2 and pow keep the chunks, where the groups did
-// not speed them up (docs/tuning.md, kNarrowGroup): remainder and floor
-// division by one element run FmodDivisionLoop there, the others scalar
-// code (libm, software rounding steps).
+// The ops whose element function is a few vector instructions (truncating
+// division's rounding step included: RoundTo). Remainder and floor division
+// keep the chunks, which run FmodDivisionLoop; atan2 and pow, libm calls
+// the groups did not speed up (docs/tuning.md, kNarrowGroup), too.
 constexpr bool GroupsPay(ops::Op op) {
-  return !IsRoundingDivision(op) && op != ops::Op::kAtan2 && op != ops::Op::kPow;
+  return !IsFmodDivision(op) && op != ops::Op::kAtan2 && op != ops::Op::kPow;
 }
 
 #define ONEFLOW_PROMOTE_F16C __attribute__((target("avx2,f16c")))

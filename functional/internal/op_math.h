@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "functional/internal/float_fmod.h"
+#include "functional/internal/narrow_rounding.h"
 #include "oneflow_promote/convert.h"
 #include "oneflow_promote/dtype_enum.h"
 #include "oneflow_promote/ops/op_list.h"
@@ -189,6 +190,20 @@ template <typename M>
   return std::fmod(a, b);
 }
 
+// x rounded to storage type T and back: PyTorch's float16 and bfloat16
+// arithmetic rounds after each operation, which matters where a later step
+// is discontinuous (trunc, floor). On the host without a call
+// (narrow_rounding.h), so that loops of these steps vectorize.
+template <typename T, typename M>
+ONEFLOW_PROMOTE_OPS_ALWAYS_INLINE M RoundTo(M x) {
+#if !defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<M, float> && std::is_same_v<T, Float16>) return RoundedToFloat16(x);
+  if constexpr (std::is_same_v<M, float> && std::is_same_v<T, BFloat16>)
+    return RoundedToBFloat16(x);
+#endif
+  return Math<T>::Load(Math<T>::Store(x));
+}
+
 // Integer division helpers; b == 0 is caught by the caller.
 template <typename M>
 ONEFLOW_PROMOTE_OPS_INLINE M TruncDiv(M a, M b) {
@@ -225,7 +240,7 @@ template <typename T, bool kRound, typename M>
 ONEFLOW_PROMOTE_OPS_ALWAYS_INLINE M FloorDivFromMod(M a, M b, M mod) {
   const auto r = [](M x) {
     if constexpr (kRound)
-      return Math<T>::Load(Math<T>::Store(x));
+      return RoundTo<T>(x);
     else
       return x;
   };
@@ -261,14 +276,6 @@ ONEFLOW_PROMOTE_OPS_INLINE M IntPow(M base, M exponent) {
     base = WrapMul(base, base);
   }
   return result;
-}
-
-// x rounded to storage type T and back: PyTorch's float16 and bfloat16
-// arithmetic rounds after each operation, which matters where a later step
-// is discontinuous (trunc).
-template <typename T, typename M>
-ONEFLOW_PROMOTE_OPS_INLINE M RoundTo(M x) {
-  return Math<T>::Load(Math<T>::Store(x));
 }
 
 // (a + bi) / (c + di) as PyTorch 2.15's vectorized CPU kernels compute it:
@@ -410,19 +417,20 @@ ONEFLOW_PROMOTE_OPS_INLINE auto BinaryMath(OpTag<kOp>, M a, M b, bool& zero_divi
 }
 
 #if !defined(__CUDA_ARCH__)
-// remainder and floor division of float and double as BinaryMath computes
-// them, where Fmod's branch-free part holds (`exact` comes back true):
-// without a branch, so that a loop of them vectorizes.
+// remainder and floor division of T (in float or double, M) as BinaryMath
+// computes them, where Fmod's branch-free part holds (`exact` comes back
+// true): without a branch, so that a loop of them vectorizes.
 ONEFLOW_PROMOTE_OPS_INLINE constexpr bool IsFmodDivision(Op op) {
   return op == Op::kDivFloor || op == Op::kFloorDivide || op == Op::kRemainder;
 }
-template <Op kOp, typename M, std::enable_if_t<IsFmodDivision(kOp), int> = 0>
+template <Op kOp, typename T, bool kScalarDivisor, typename M,
+          std::enable_if_t<IsFmodDivision(kOp), int> = 0>
 [[gnu::always_inline]] inline M FmodDivisionInRange(M a, M b, bool& exact) {
   const M mod = FmodInRange(a, b, exact);  // in range: b is finite and nonzero
   if constexpr (kOp == Op::kRemainder) {
     return RemainderFromMod(b, mod);
   } else {
-    return FloorDivFromMod<M, false>(a, b, mod);
+    return FloorDivFromMod<T, !kScalarDivisor>(a, b, mod);
   }
 }
 #endif

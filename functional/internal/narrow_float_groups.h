@@ -26,13 +26,11 @@ namespace oneflow_promote::functional_internal {
 // ran 3x faster this way (docs/tuning.md, kNarrowGroup).
 constexpr int64_t kNarrowGroup = 32;
 
-// The ops whose element function is a few vector instructions (truncating
-// division's rounding step included: RoundTo). Remainder and floor division
-// keep the chunks, which run FmodDivisionLoop; atan2 and pow, libm calls
-// the groups did not speed up (docs/tuning.md, kNarrowGroup), too.
-constexpr bool GroupsPay(ops::Op op) {
-  return !IsFmodDivision(op) && op != ops::Op::kAtan2 && op != ops::Op::kPow;
-}
+// The ops whose element function vectorizes (truncating division's
+// rounding step, RoundTo, and atan2, FloatAtan2, included). Remainder and
+// floor division keep the chunks, which run FmodDivisionLoop; pow, a libm
+// call the groups did not speed up (docs/tuning.md, kNarrowGroup), too.
+constexpr bool GroupsPay(ops::Op op) { return !IsFmodDivision(op) && op != ops::Op::kPow; }
 
 #define ONEFLOW_PROMOTE_F16C __attribute__((target("avx2,f16c")))
 

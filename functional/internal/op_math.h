@@ -11,6 +11,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "functional/internal/float_atan2.h"
 #include "functional/internal/float_fmod.h"
 #include "functional/internal/narrow_rounding.h"
 #include "oneflow_promote/convert.h"
@@ -97,7 +98,11 @@ ONEFLOW_PROMOTE_OPS_INLINE M Sqrt(M a) {
     return M(std::sqrt(a));
 }
 template <typename M>
-ONEFLOW_PROMOTE_OPS_INLINE M Atan2(M a, M b) {
+ONEFLOW_PROMOTE_OPS_ALWAYS_INLINE M Atan2(M a, M b) {
+#if !defined(__CUDA_ARCH__)
+  // The same double computation, in a form a loop vectorizes.
+  if constexpr (std::is_same_v<M, float>) return FloatAtan2(a, b);
+#endif
   return M(std::atan2(Wide<M>(a), Wide<M>(b)));
 }
 template <typename M>

@@ -172,6 +172,24 @@ def test_where_mixed_dtype_gradients_equal_torchs():
     assert compared > 20
 
 
+def test_complex_python_scalar_gradients_equal_torchs():
+    """torch's product and quotient formulas take other.conj(): of a complex
+    Python number (a wrapped number) a plain complex128 0-d tensor, so the
+    gradient of a 0-d operand is computed in complex128 and then rounded;
+    of a real one the wrapped number itself, which promotes nothing."""
+    compared = 0
+    values = torch.tensor([-1.0 + 0.5j, 0.3 + 0.5j, 2.7 + 0.5j])
+    for dtype in (torch.float32, torch.complex64, torch.float64, torch.complex128):
+        for x in (values[0], values):  # 0-d and 1-d
+            x = x.to(dtype) if dtype.is_complex else x.real.to(dtype)
+            for number in (0.1 + 0.3j, 1.5 - 2j, 0.1):
+                for op, args in (("mul", (x, number)), ("mul", (number, x)), ("div", (x, number))):
+                    compared += compare_gradients(torch_fn(op), getattr(ours, op), args,
+                                                  f"{op}{tuple(type(a).__name__ for a in args)} "
+                                                  f"{dtype}{list(x.shape)} {number}")
+    assert compared == 72
+
+
 def test_maximum_and_minimum_split_ties_as_torch():
     a = torch.tensor([1.0, 2.0, 3.0, 4.0])
     b = torch.tensor([1.0, 5.0, 3.0, 0.0])

@@ -186,6 +186,17 @@ class OpBackward final : public Node {
     return at::scalar_tensor(Scalar(0), other.options().dtype(at::result_type(other, Scalar(0))));
   }
 
+  // f(other.conj()) of derivatives.yaml's formulas where other is Python
+  // scalar i, which torch wraps in a 0-d tensor (a wrapped number). conj()
+  // of a real one is that tensor itself, whose dtype promotes nothing: the
+  // Scalar. conj() of a complex one is a new 0-d tensor that is not a
+  // wrapped number: with a 0-d gradient the formula computes in complex128.
+  template <typename F>
+  at::Tensor ScalarConj(size_t i, F&& f) const {
+    if (!Scalar(i).isComplex()) return f(Scalar(i));
+    return f(at::scalar_tensor(Scalar(i).conj(), at::TensorOptions().dtype(at::kComplexDouble)));
+  }
+
   // The gradient operand i receives before the library's rule converts it,
   // by derivatives.yaml's formula for the same aten op.
   at::Tensor Gradient(size_t i, const at::Tensor& grad) const {
@@ -197,10 +208,11 @@ class OpBackward final : public Node {
         return signed_grad * alpha_->conj();
       }
       case GradientFormula::kProduct:
-        if (IsScalar(1 - i)) return grad * Scalar(1 - i).conj();
+        if (IsScalar(1 - i)) return ScalarConj(1 - i, [&](auto conj) { return grad * conj; });
         return grad * Tensor(1 - i).conj();
       case GradientFormula::kQuotient:
-        if (i == 0) return IsScalar(1) ? grad / Scalar(1).conj() : grad / Tensor(1).conj();
+        if (i == 0 && IsScalar(1)) return ScalarConj(1, [&](auto conj) { return grad / conj; });
+        if (i == 0) return grad / Tensor(1).conj();
         return -grad * ((Self() / Tensor(1)) / Tensor(1)).conj();
       case GradientFormula::kZero:
         return at::zeros_like(grad, grad.options().dtype(*operands_[i].gradient));

@@ -12,9 +12,14 @@ alternate torch, ours, torch, so that drift hits both alike; CPU time of
 the calling thread (on CUDA, wall time with the queue drained).
 --device cuda runs either on the GPU.
 
+With --ops, the ops whose element function is more than an instruction or
+two (floor and truncating division, remainder, atan2) of one dtype with
+out=, one thread, in each floating dtype; docs/tuning.md records runs.
+
     bazel build //torch_extension:oneflow_promote_torch/_C.so
     PYTHONPATH=torch_extension python3 torch_extension/bench_vs_torch.py [--elements N]
     PYTHONPATH=torch_extension python3 torch_extension/bench_vs_torch.py --per-call
+    PYTHONPATH=torch_extension python3 torch_extension/bench_vs_torch.py --ops --elements 1048576
     ... bench_vs_torch.py --device cuda [--per-call]
 """
 
@@ -26,6 +31,7 @@ import time
 import torch
 
 import oneflow_promote_torch  # noqa: F401
+from bit_judge import ulp_distance
 
 CASES = [
     (torch.int8, torch.float32),
@@ -54,6 +60,17 @@ def median_seconds(fn, rounds):
         fn()
         times.append(time.perf_counter() - start)
     return statistics.median(times)
+
+
+def interleaved_ms(theirs, mine, rounds):
+    """Medians of torch, ours and torch again, in milliseconds, timed in
+    turn three times, so that drift hits both alike."""
+    torch_ms, ours_ms, again_ms = [], [], []
+    for _ in range(3):
+        torch_ms.append(median_seconds(theirs, rounds))
+        ours_ms.append(median_seconds(mine, rounds))
+        again_ms.append(median_seconds(theirs, rounds))
+    return (1e3 * statistics.median(x) for x in (torch_ms, ours_ms, again_ms))
 
 
 def per_call_us(fn, calls, device):
@@ -114,16 +131,55 @@ def per_call(rounds, calls, device):
                       f"{o_us / t:.2f} | {t2 / t:.2f} |")
 
 
+def ops(n, rounds, device):
+    """Each op of one dtype with out=, ours against torch's; ours is first
+    checked to give torch's bits (atan2: within 1 ulp, docs/ops.md)."""
+    torch.set_num_threads(1)
+    ours = torch.ops.oneflow_promote
+    where = cpu_name() if device == "cpu" else torch.cuda.get_device_name()
+    sync = torch.cuda.synchronize if device == "cuda" else (lambda: None)
+    print(f"torch {torch.__version__}, {where}, one thread, {n} elements, out=, median of "
+          f"{rounds}\n")
+    print("| op | dtype | torch ms | ours ms | ours / torch speed | torch A/A |")
+    print("|---|---|---|---|---|---|")
+    generator = torch.Generator().manual_seed(0)
+    for dtype in (torch.float32, torch.float64, torch.float16, torch.bfloat16):
+        a = (torch.randn(n, generator=generator) * 100).to(dtype).to(device)
+        b = (torch.randn(n, generator=generator) * 10).to(dtype).to(device)
+        out = torch.empty(n, dtype=dtype, device=device)
+        forms = [
+            ("div(a, b, rounding_mode='floor')",
+             lambda m: m.div(a, b, rounding_mode="floor", out=out)),
+            ("div(a, 3.0, rounding_mode='floor')",
+             lambda m: m.div(a, 3.0, rounding_mode="floor", out=out)),
+            ("div(a, b, rounding_mode='trunc')",
+             lambda m: m.div(a, b, rounding_mode="trunc", out=out)),
+            ("remainder(a, b)", lambda m: m.remainder(a, b, out=out)),
+            ("atan2(a, b)", lambda m: m.atan2(a, b, out=out)),
+        ]
+        for label, call in forms:
+            bound = 1 if label.startswith("atan2") else 0
+            assert ulp_distance(call(torch).clone(), call(ours).clone()) <= bound, label
+            t, o, t2 = interleaved_ms(lambda: (call(torch), sync()), lambda: (call(ours), sync()),
+                                      rounds)
+            print(f"| {label} | {str(dtype)[6:]} | {t:.2f} | {o:.2f} | {t / o:.2f}x | "
+                  f"{t / t2:.2f} |")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--elements", type=int, default=1 << 24)
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--per-call", action="store_true")
+    parser.add_argument("--ops", action="store_true")
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
     args = parser.parse_args()
     if args.per_call:
         per_call(args.rounds, args.calls, args.device)
+        return
+    if args.ops:
+        ops(args.elements, args.rounds, args.device)
         return
     n = args.elements
     where = cpu_name() if args.device == "cpu" else torch.cuda.get_device_name()
@@ -142,12 +198,7 @@ def main():
             theirs = lambda: (torch.add(a, b, out=out), sync())  # noqa: E731
             mine = lambda: (torch.ops.oneflow_promote.add(a, b, out=out), sync())  # noqa: E731
             assert torch.equal(torch.ops.oneflow_promote.add(a, b), result)
-            torch_ms, ours_ms, again_ms = [], [], []
-            for _ in range(3):  # interleaved, so drift hits both alike
-                torch_ms.append(median_seconds(theirs, args.rounds))
-                ours_ms.append(median_seconds(mine, args.rounds))
-                again_ms.append(median_seconds(theirs, args.rounds))
-            t, o, t2 = (1e3 * statistics.median(x) for x in (torch_ms, ours_ms, again_ms))
+            t, o, t2 = interleaved_ms(theirs, mine, args.rounds)
             print(f"| {str(a_dtype)[6:]} | {str(b_dtype)[6:]} | {threads} | {t:.2f} | {o:.2f} | "
                   f"{t / o:.2f}x | {t / t2:.2f} |")
 

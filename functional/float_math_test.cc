@@ -1,8 +1,8 @@
-// FloatFmod and DoubleFmod against libm's fmod, bit for bit: random bit
-// patterns (NaN, infinities, subnormals and zeros of either sign included),
-// quotients at and next to integers, operands close together, specials.
-
-#include "functional/internal/float_fmod.h"
+// The CPU kernels' float element functions against libm, bit for bit:
+// FloatFmod and DoubleFmod against fmod, FloatAtan2 against double atan2
+// rounded to float. Random bit patterns (NaN, infinities, subnormals and
+// zeros of either sign included), the inputs each one's reduction is least
+// sure of, and every pair of special values.
 
 #include <cmath>
 #include <cstdint>
@@ -10,7 +10,10 @@
 #include <limits>
 #include <random>
 #include <type_traits>
+#include <vector>
 
+#include "functional/internal/float_atan2.h"
+#include "functional/internal/float_fmod.h"
 #include "gtest/gtest.h"
 
 namespace oneflow_promote::functional_internal {
@@ -40,6 +43,26 @@ double Fmod(double a, double b) { return DoubleFmod(a, b); }
 template <typename F>
 bool Same(F x, F y) {
   return (std::isnan(x) && std::isnan(y)) || Bits(x) == Bits(y);
+}
+
+// Zeros, infinities, NaN, the extremes of each binade kind, +-1, and more.
+template <typename F>
+std::vector<F> Specials(std::initializer_list<F> more) {
+  using Limits = std::numeric_limits<F>;
+  std::vector<F> values = {F(0),
+                           F(-0.0),
+                           Limits::infinity(),
+                           -Limits::infinity(),
+                           Limits::quiet_NaN(),
+                           Limits::denorm_min(),
+                           -Limits::denorm_min(),
+                           Limits::min(),
+                           Limits::max(),
+                           -Limits::max(),
+                           F(1),
+                           F(-1)};
+  values.insert(values.end(), more);
+  return values;
 }
 
 // kFastBits: the quotients below 2^kFastBits take the fast path.
@@ -73,22 +96,7 @@ void ExpectEqualsLibm() {
         << Fmod(a, b);
   }
   EXPECT_GT(fast_path, 2'000'000);  // the fast path, not only libm's
-  using Limits = std::numeric_limits<F>;
-  const F specials[] = {F(0),
-                        F(-0.0),
-                        Limits::infinity(),
-                        -Limits::infinity(),
-                        Limits::quiet_NaN(),
-                        Limits::denorm_min(),
-                        -Limits::denorm_min(),
-                        Limits::min(),
-                        Limits::max(),
-                        -Limits::max(),
-                        F(1),
-                        F(-1),
-                        F(3),
-                        F(0.5),
-                        std::ldexp(F(1), kFastBits)};
+  const std::vector<F> specials = Specials<F>({F(3), F(0.5), std::ldexp(F(1), kFastBits)});
   for (F a : specials) {
     for (F b : specials) {
       EXPECT_TRUE(Same(Fmod(a, b), std::fmod(a, b)))
@@ -106,6 +114,45 @@ TEST(FloatFmod, ZerosTakeTheDividendsSign) {
   EXPECT_EQ(Bits(DoubleFmod(-6.0, 3.0)), Bits(-0.0));
   EXPECT_EQ(Bits(FloatFmod(-0.0f, -INFINITY)), Bits(-0.0f));
   EXPECT_EQ(DoubleFmod(5.0, INFINITY), 5.0);
+}
+
+float LibmAtan2(float y, float x) {
+  return static_cast<float>(std::atan2(static_cast<double>(y), static_cast<double>(x)));
+}
+
+TEST(FloatAtan2, EqualsLibmBitForBit) {
+  std::mt19937 random(2026);
+  std::normal_distribution<float> normal;
+  for (int i = 0; i < 4'000'000; ++i) {
+    float y = FromBits<float>(random()), x = FromBits<float>(random());
+    switch (i % 5) {
+      case 1:
+        y = normal(random), x = normal(random);
+        break;
+      case 2:  // |y / x| next to tan(pi/8), or to 1
+        x = normal(random);
+        y = x * ((i & 8) ? 0.41421356f : 1.0f) * (1 + 1e-3f * normal(random));
+        break;
+      case 3:  // ratios from 2^-150 to 2^150
+        x = normal(random);
+        y = std::ldexp(normal(random), static_cast<int>(random() % 301) - 150);
+        break;
+    }
+    ASSERT_TRUE(Same(FloatAtan2(y, x), LibmAtan2(y, x)))
+        << std::hexfloat << "atan2(" << y << ", " << x << ") = " << LibmAtan2(y, x) << ", got "
+        << FloatAtan2(y, x);
+  }
+}
+
+TEST(FloatAtan2, SpecialValuesAsLibm) {
+  const std::vector<float> specials = Specials<float>({0.41421356f, -2.5f});
+  for (float y : specials) {
+    for (float x : specials) {
+      EXPECT_TRUE(Same(FloatAtan2(y, x), LibmAtan2(y, x)))
+          << std::hexfloat << "atan2(" << y << ", " << x << ") = " << LibmAtan2(y, x) << ", got "
+          << FloatAtan2(y, x);
+    }
+  }
 }
 
 }  // namespace

@@ -123,8 +123,8 @@ bool UseAvx2Blocks() {
 #endif
 
 // remainder and floor division of floats and doubles (the narrow floats'
-// in float, their rounding steps by RoundTo): r[i] = Binary of x's and y's i-th
-// elements (or first, where one repeats) for i < m, on Fmod's branch-free
+// in float, their rounding steps by RoundTo): r[i] = Binary of x's and y's
+// i-th elements (or first, where one repeats) for i < m, on Fmod's branch-free
 // path (FmodDivisionInRange), a loop that vectorizes, then by Binary for
 // the few elements off it (quotients too large for it, zero or non-finite
 // divisors, NaN). x and y are read after r is written: they must not

@@ -40,8 +40,8 @@ namespace oneflow_promote::functional_internal {
 // operands are exact in double (floats within a factor of 2.5 of each
 // other), so one division reduces either range. 0 / 0 (both zero) and
 // (inf - inf) / inf (both infinite, above the split) are NaN there, and
-// their atan 0: the answers 0 and pi/4. Swapped operands give pi/2 minus it, a negative x
-// (or -0) pi minus that, and y's sign is the answer's.
+// their atan 0: the answers 0 and pi/4. Swapped operands give pi/2 minus
+// it, a negative x (or -0) pi minus that, and y's sign is the answer's.
 [[gnu::always_inline]] inline float FloatAtan2(float y, float x) {
   constexpr double kPi = 3.141592653589793, kHalfPi = 1.5707963267948966;
   constexpr double kQuarterPi = 0.7853981633974483, kTanEighthPi = 0.41421356237309503;

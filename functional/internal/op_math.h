@@ -197,14 +197,13 @@ template <typename M>
 
 // x rounded to storage type T and back: PyTorch's float16 and bfloat16
 // arithmetic rounds after each operation, which matters where a later step
-// is discontinuous (trunc, floor). On the host without a call
-// (narrow_rounding.h), so that loops of these steps vectorize.
+// is discontinuous (trunc, floor). Branch-free, so that loops of these
+// steps vectorize: Convert's round trip, and on the host float16's in
+// float's bits (narrow_rounding.h).
 template <typename T, typename M>
 ONEFLOW_PROMOTE_OPS_ALWAYS_INLINE M RoundTo(M x) {
 #if !defined(__CUDA_ARCH__)
   if constexpr (std::is_same_v<M, float> && std::is_same_v<T, Float16>) return RoundedToFloat16(x);
-  if constexpr (std::is_same_v<M, float> && std::is_same_v<T, BFloat16>)
-    return RoundedToBFloat16(x);
 #endif
   return Math<T>::Load(Math<T>::Store(x));
 }

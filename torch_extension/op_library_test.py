@@ -121,9 +121,9 @@ def every_call_form():
     for name in BINARY_OPS + [op + "_" for op in IN_PLACE_OPS] + ["where"]:
         packet = getattr(ours, name)
         assert isinstance(packet, oneflow_promote_torch.overload_routing.RoutedPacket), name
-        for (types, keywords), overload in packet._routes.items():
-            args = tuple(SAMPLES[t]() for t in types)
-            yield packet, args, {k: KEYWORDS[k] for k in keywords}, overload
+        for form, overload in packet._routes.items():
+            args = tuple(SAMPLES[t]() for t in form if isinstance(t, type))
+            yield packet, args, {k: KEYWORDS[k] for k in form if isinstance(k, str)}, overload
 
 
 def test_packets_route_calls_as_torch_resolves_them():

@@ -29,21 +29,34 @@ class RoutedPacket(torch._ops.OpOverloadPacket):
     types name (`_routes`), and torch's resolution where none does."""
 
     def __call__(self, /, *args, **kwargs):
-        # Two tensors: torch's resolution takes its first overload, at no cost.
-        if not kwargs and len(args) == 2 and type(args[0]) is type(args[1]) is _TENSOR:
-            return self._op(*args)
-        overload = self._routes.get((tuple(map(type, args)), tuple(sorted(kwargs))))
+        # The form spelled out for two positional arguments, the common
+        # case: 0.3 us less than through map (Zen 4, 2026-12-08).
+        if len(args) == 2:
+            first, second = type(args[0]), type(args[1])
+            # Two tensors: torch's resolution takes its first overload, at no cost.
+            if first is second is _TENSOR and not kwargs:
+                return self._op(*args)
+            form = (first, second, *kwargs) if kwargs else (first, second)
+        else:
+            form = (*map(type, args), *kwargs)
+        overload = self._routes.get(form)
         if overload is None:
             return super().__call__(*args, **kwargs)
+        # OpOverload.__call__ without its Python frame (about 0.5 us), where
+        # it would call the same function (always before torch 2.15, which
+        # lacks the attribute).
+        if getattr(overload, "_pyobj_dispatcher", None) is None:
+            return overload._op(*args, **kwargs)
         return overload(*args, **kwargs)
 
 
 def routes(packet):
-    """Each call form of the packet's overloads: (the types of its
-    positional arguments, its sorted keyword names) -> the overload. The
-    arguments after the operands (alpha, rounding_mode) by keyword, and the
-    numbers among them by position too. None where two overloads share a
-    form, or an overload has no operands."""
+    """Each call form of the packet's overloads: the types of its
+    positional arguments followed by its keyword names, in each order a
+    call may give them -> the overload. The arguments after the operands
+    (alpha, rounding_mode) by keyword, and the numbers among them by
+    position too. None where two overloads share a form, or an overload
+    has no operands."""
     table = {}
     for name in packet.overloads():
         overload = getattr(packet, name)
@@ -59,11 +72,12 @@ def routes(packet):
             choices = [_TYPES.get(str(a.type)) for a in positional[:given]]
             if None in choices:
                 break
-            keywords = tuple(sorted([a.name for a in positional[given:]] + keyword_only))
+            keywords = [a.name for a in positional[given:]] + keyword_only
             for types in itertools.product(*choices):
-                if (types, keywords) in table:
-                    return None
-                table[(types, keywords)] = overload
+                for names in itertools.permutations(keywords):
+                    if (*types, *names) in table:
+                        return None
+                    table[(*types, *names)] = overload
     return table
 
 

@@ -214,6 +214,9 @@ def operand_layouts(dtype, device):
         "sliced": new(2, 3, 4, 10)[..., ::2],
         "permuted and sliced": new(5, 3, 2, 8).permute(2, 1, 3, 0)[:, :, ::2],
         "broadcast": new(1, 3, 1, 5),
+        # Contiguous, but the extent 1 has a stride other than row-major's,
+        # which torch's result keeps.
+        "extent 1, its own stride": new(3, 4, 5, 1).permute(3, 0, 1, 2),
         "lower rank, transposed": new(5, 4).t(),
         "0-d": new(),
     }

@@ -276,7 +276,7 @@ void RunInOrder(const OpCall& call, at::IntArrayRef shape, const OpDTypes& dtype
 }  // namespace
 
 at::Tensor RunOnDevice(const OpCall& call) {
-  if (TakesFastPath(call)) return RunFastPath(call);
+  if (std::optional<at::Tensor> result = TryFastPath(call)) return *std::move(result);
   // The at:: calls below (views, copies) are part of this kernel: no
   // autograd of their own, and no version counts (the extension's
   // ADInplaceOrView kernel counts the write).

@@ -232,6 +232,19 @@ def test_remainder_overflowing_quotients_follow_torchs_loops():
     theirs.remainder_(b)
     ours.remainder_(mine, b)
     assert_same(theirs, mine, "remainder_")
+    # A few overflowing quotients among ordinary ones, each alone in a block
+    # that the check skips when it finds none there (1,024 elements), at its
+    # first or last element; 4,160 elements, a multiple of every vector step.
+    g = torch.Generator().manual_seed(3)
+    for dtype in (torch.float32, torch.float64, torch.bfloat16):
+        tiny, huge = torch.finfo(dtype).tiny / 8, torch.finfo(dtype).max / 2
+        a, b = (torch.randint(1, 9, (4160,), generator=g) / 4.0 for _ in range(2))
+        a, b = a.to(dtype), b.to(dtype)
+        planted = [1023, 1024, 3071, 4159]
+        a[planted], b[planted] = huge, tiny
+        theirs = torch.remainder(a, b)
+        assert theirs.isnan().nonzero().view(-1).tolist() == planted
+        assert_same(theirs, ours.remainder(a, b), f"remainder({dtype}, sparse)")
 
 
 # torch's functions that take no Python scalar as the second operand (ours

@@ -77,10 +77,6 @@ Tensor FlatView(const at::Tensor& t, DType dtype) {
   return *std::move(view);
 }
 
-}  // namespace
-
-namespace {
-
 // A tensor operand of a call the short path takes, nullptr for any other
 // call. The short path takes two operands: tensors of one shape,
 // row-major, on the CPU, of the library's dtypes, or Python scalars (at
